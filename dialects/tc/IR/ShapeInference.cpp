@@ -62,16 +62,17 @@ static FailureOr<Dim> broadcastDim(const Dim &a, const Dim &b,
   }
   if (a.isDynamic() && b.isDynamic()) {
     if (!a.symbol.empty() && !b.symbol.empty() && a.symbol != b.symbol) {
-      why = "symbolic dimensions " + a.symbol + " and " + b.symbol +
-            " may differ";
+      why = a.symbol + " vs " + b.symbol +
+            " (distinct symbolic dimensions may differ at run time)";
       return failure();
     }
     return a.symbol.empty() ? b : a;
   }
   const Dim &dyn = a.isDynamic() ? a : b;
   const Dim &fixed = a.isDynamic() ? b : a;
-  why = "dynamic dimension " + dyn.str() +
-        " broadcasts only against 1 or itself, not against " + fixed.str();
+  why = a.str() + " vs " + b.str() + " (dynamic dimension " + dyn.str() +
+        " broadcasts only against 1 or itself, not against " + fixed.str() +
+        ")";
   return failure();
 }
 

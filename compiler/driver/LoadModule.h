@@ -1,0 +1,31 @@
+//===- LoadModule.h - read a graph file or tc MLIR into a module -*- C++
+//-*-===//
+
+#ifndef TCC_COMPILER_DRIVER_LOADMODULE_H
+#define TCC_COMPILER_DRIVER_LOADMODULE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace tcc {
+
+/// Registers every dialect that tcc's inputs and pipelines use.
+void registerTccDialects(mlir::DialectRegistry &registry);
+
+/// The two input languages.
+enum class InputKind { GraphFile, Mlir };
+
+/// `.mlir` files hold MLIR syntax; everything else is a graph file.
+InputKind inputKindOf(llvm::StringRef path);
+
+/// Parses the main buffer of `sourceMgr` and verifies the module. Errors go
+/// to the context's diagnostic handler, located in the source; null on error.
+mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
+                                              mlir::MLIRContext *context,
+                                              InputKind kind);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_DRIVER_LOADMODULE_H

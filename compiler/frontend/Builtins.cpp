@@ -1,0 +1,390 @@
+//===- Builtins.cpp - the functions a graph file can call -----------------===//
+//
+// One table maps each callable name to its arity, its keyword arguments and
+// the GraphBuilder method that emits it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/Expr.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::frontend;
+using tc::Dim;
+using tc::Shape;
+
+namespace {
+
+/// Typed access to a call's keyword arguments; each getter reports a value
+/// of the wrong kind at the value's location.
+class Kwargs {
+public:
+  explicit Kwargs(const CallSite &call) : call(call) {}
+
+  const AttrValue *find(StringRef key) const {
+    for (const auto &[name, value] : call.kwargs)
+      if (name == key)
+        return &value;
+    return nullptr;
+  }
+
+  FailureOr<int64_t> integer(StringRef key, std::optional<int64_t> dflt) const {
+    const AttrValue *v = find(key);
+    if (!v) {
+      if (dflt)
+        return *dflt;
+      return missing(key);
+    }
+    if (v->kind != AttrValue::Kind::Integer)
+      return wrongKind(*v, key, "an integer");
+    return v->integer;
+  }
+
+  FailureOr<bool> boolean(StringRef key, bool dflt) const {
+    const AttrValue *v = find(key);
+    if (!v)
+      return dflt;
+    if (v->kind != AttrValue::Kind::Bool)
+      return wrongKind(*v, key, "true or false");
+    return v->boolean;
+  }
+
+  /// An integer or a list of integers (`axis=1` or `axis=[0, 1]`).
+  FailureOr<SmallVector<int64_t>> integers(StringRef key) const {
+    const AttrValue *v = find(key);
+    SmallVector<int64_t> result;
+    if (!v)
+      return result;
+    if (v->kind == AttrValue::Kind::Integer) {
+      result.push_back(v->integer);
+      return result;
+    }
+    if (v->kind != AttrValue::Kind::List)
+      return wrongKind(*v, key, "an integer or a list of integers");
+    for (const AttrValue &e : v->list) {
+      if (e.kind != AttrValue::Kind::Integer)
+        return wrongKind(e, key, "a list of integers");
+      result.push_back(e.integer);
+    }
+    return result;
+  }
+
+  /// A shape such as `[N, 28, -1]`: integers and dimension symbols.
+  FailureOr<Shape> shape(StringRef key) const {
+    const AttrValue *v = find(key);
+    if (!v)
+      return missing(key);
+    if (v->kind != AttrValue::Kind::List)
+      return wrongKind(*v, key, "a list of sizes");
+    Shape result;
+    for (const AttrValue &e : v->list) {
+      if (e.kind == AttrValue::Kind::Integer) {
+        result.push_back(Dim::fixed(e.integer));
+      } else if (e.kind == AttrValue::Kind::Name &&
+                 (!call.symbols || call.symbols->contains(e.text))) {
+        result.push_back(Dim::dynamic(e.text));
+      } else if (e.kind == AttrValue::Kind::Name) {
+        return emitError(e.loc) << "unknown dimension '" << e.text
+                                << "': name it in an input's type first";
+      } else {
+        return wrongKind(e, key, "a list of sizes");
+      }
+    }
+    return result;
+  }
+
+  FailureOr<Type> dtype(StringRef key) const {
+    const AttrValue *v = find(key);
+    if (!v)
+      return missing(key);
+    Type t = v->kind == AttrValue::Kind::Name
+                 ? parseElementType(call.loc.getContext(), v->text)
+                 : Type();
+    if (!t)
+      return wrongKind(*v, key,
+                       "a dtype (f16, bf16, f32, f64, i32, i64, bool)");
+    return t;
+  }
+
+  /// Reports keyword arguments that `allowed` does not list.
+  LogicalResult checkKnown(ArrayRef<StringRef> allowed) const {
+    for (const auto &[name, value] : call.kwargs) {
+      if (llvm::is_contained(allowed, StringRef(name)))
+        continue;
+      auto diag = emitError(value.loc)
+                  << "'" << call.name << "' has no keyword argument '" << name
+                  << "'";
+      if (allowed.empty())
+        diag << " (it takes none)";
+      else
+        diag << " (it takes: " << llvm::join(allowed, ", ") << ")";
+      return failure();
+    }
+    return success();
+  }
+
+private:
+  InFlightDiagnostic missing(StringRef key) const {
+    return emitError(call.loc)
+           << "'" << call.name << "' needs the keyword argument '" << key
+           << "'";
+  }
+  InFlightDiagnostic wrongKind(const AttrValue &v, StringRef key,
+                               StringRef expected) const {
+    return emitError(v.loc)
+           << "'" << key << "' of '" << call.name << "' must be " << expected;
+  }
+
+  const CallSite &call;
+};
+
+/// A built-in: its positional arity, its keywords, and how to emit it from
+/// materialized tensor arguments. `variadic` takes `arity` or more.
+struct Builtin {
+  unsigned arity;
+  bool variadic;
+  SmallVector<StringRef> keywords;
+  std::function<TensorRef(GraphBuilder &, const CallSite &, const Kwargs &,
+                          ArrayRef<TensorRef>)>
+      emit;
+};
+
+Builtin unary(UnaryKind kind) {
+  return {1,
+          false,
+          {},
+          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                 ArrayRef<TensorRef> t) { return b.unary(c.loc, kind, t[0]); }};
+}
+
+Builtin binary(BinaryKind kind) {
+  return {2,
+          false,
+          {},
+          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                 ArrayRef<TensorRef> t) {
+            return b.binary(c.loc, kind, t[0], t[1]);
+          }};
+}
+
+Builtin reduction(ReduceKind kind) {
+  return {1,
+          false,
+          {"axis", "keepdims"},
+          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                 ArrayRef<TensorRef> t) -> TensorRef {
+            FailureOr<SmallVector<int64_t>> axes = kw.integers("axis");
+            FailureOr<bool> keep = kw.boolean("keepdims", false);
+            if (failed(axes) || failed(keep))
+              return {};
+            return b.reduce(c.loc, kind, t[0], *axes, *keep);
+          }};
+}
+
+Builtin normalization(bool log) {
+  return {1,
+          false,
+          {"axis"},
+          [log](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                ArrayRef<TensorRef> t) -> TensorRef {
+            FailureOr<int64_t> axis = kw.integer("axis", -1);
+            if (failed(axis))
+              return {};
+            return b.softmax(c.loc, t[0], *axis, log);
+          }};
+}
+
+const llvm::StringMap<Builtin> &builtins() {
+  static const llvm::StringMap<Builtin> table = [] {
+    llvm::StringMap<Builtin> m;
+    m["neg"] = unary(UnaryKind::Neg);
+    m["abs"] = unary(UnaryKind::Abs);
+    m["relu"] = unary(UnaryKind::Relu);
+    m["exp"] = unary(UnaryKind::Exp);
+    m["log"] = unary(UnaryKind::Log);
+    m["tanh"] = unary(UnaryKind::Tanh);
+    m["sigmoid"] = unary(UnaryKind::Sigmoid);
+    m["sqrt"] = unary(UnaryKind::Sqrt);
+    m["rsqrt"] = unary(UnaryKind::Rsqrt);
+    m["add"] = binary(BinaryKind::Add);
+    m["sub"] = binary(BinaryKind::Sub);
+    m["mul"] = binary(BinaryKind::Mul);
+    m["div"] = binary(BinaryKind::Div);
+    m["pow"] = binary(BinaryKind::Pow);
+    m["maximum"] = binary(BinaryKind::Maximum);
+    m["minimum"] = binary(BinaryKind::Minimum);
+    m["sum"] = reduction(ReduceKind::Sum);
+    m["mean"] = reduction(ReduceKind::Mean);
+    m["max"] = reduction(ReduceKind::Max);
+    m["min"] = reduction(ReduceKind::Min);
+    m["prod"] = reduction(ReduceKind::Prod);
+    m["softmax"] = normalization(false);
+    m["log_softmax"] = normalization(true);
+    m["matmul"] = {
+        2,
+        false,
+        {},
+        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+           ArrayRef<TensorRef> t) { return b.matmul(c.loc, t[0], t[1]); }};
+    Builtin select = {3,
+                      false,
+                      {},
+                      [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                         ArrayRef<TensorRef> t) {
+                        return b.select(c.loc, t[0], t[1], t[2]);
+                      }};
+    m["select"] = select;
+    m["where"] = select;
+    m["cast"] = {1,
+                 false,
+                 {"dtype"},
+                 [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                    ArrayRef<TensorRef> t) -> TensorRef {
+                   FailureOr<Type> dtype = kw.dtype("dtype");
+                   if (failed(dtype))
+                     return {};
+                   return b.cast(c.loc, t[0], *dtype);
+                 }};
+    m["argmax"] = {1,
+                   false,
+                   {"axis", "keepdims"},
+                   [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                      ArrayRef<TensorRef> t) -> TensorRef {
+                     FailureOr<int64_t> axis = kw.integer("axis", -1);
+                     FailureOr<bool> keep = kw.boolean("keepdims", false);
+                     if (failed(axis) || failed(keep))
+                       return {};
+                     return b.argmax(c.loc, t[0], *axis, *keep);
+                   }};
+    m["transpose"] = {1,
+                      false,
+                      {"perm"},
+                      [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                         ArrayRef<TensorRef> t) -> TensorRef {
+                        FailureOr<SmallVector<int64_t>> perm =
+                            kw.integers("perm");
+                        if (failed(perm))
+                          return {};
+                        return b.transpose(c.loc, t[0], *perm);
+                      }};
+    m["reshape"] = {1,
+                    false,
+                    {"shape"},
+                    [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                       ArrayRef<TensorRef> t) -> TensorRef {
+                      FailureOr<Shape> shape = kw.shape("shape");
+                      if (failed(shape))
+                        return {};
+                      return b.reshape(c.loc, t[0], *shape);
+                    }};
+    m["broadcast_to"] = {1,
+                         false,
+                         {"shape"},
+                         [](GraphBuilder &b, const CallSite &c,
+                            const Kwargs &kw,
+                            ArrayRef<TensorRef> t) -> TensorRef {
+                           FailureOr<Shape> shape = kw.shape("shape");
+                           if (failed(shape))
+                             return {};
+                           return b.broadcastTo(c.loc, t[0], *shape);
+                         }};
+    m["slice"] = {1,
+                  false,
+                  {"begin", "end", "step"},
+                  [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                     ArrayRef<TensorRef> t) -> TensorRef {
+                    FailureOr<SmallVector<int64_t>> begin =
+                        kw.integers("begin");
+                    FailureOr<SmallVector<int64_t>> end = kw.integers("end");
+                    FailureOr<SmallVector<int64_t>> step = kw.integers("step");
+                    if (failed(begin) || failed(end) || failed(step))
+                      return {};
+                    size_t rank = t[0].shape.size();
+                    // Defaults: the whole dimension with step 1.
+                    if (begin->empty())
+                      begin->assign(rank, 0);
+                    if (step->empty())
+                      step->assign(rank, 1);
+                    if (end->empty()) {
+                      for (const Dim &d : t[0].shape) {
+                        if (d.isDynamic()) {
+                          emitError(c.loc)
+                              << "slice of a dynamic dimension needs 'end'";
+                          return {};
+                        }
+                        end->push_back(d.size);
+                      }
+                    }
+                    return b.slice(c.loc, t[0], *begin, *end, *step);
+                  }};
+    Builtin concat = {1,
+                      true,
+                      {"axis"},
+                      [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                         ArrayRef<TensorRef> t) -> TensorRef {
+                        FailureOr<int64_t> axis = kw.integer("axis", 0);
+                        if (failed(axis))
+                          return {};
+                        return b.concat(c.loc, t, *axis);
+                      }};
+    m["concatenate"] = concat;
+    m["concat"] = concat;
+    return m;
+  }();
+  return table;
+}
+
+} // namespace
+
+TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
+  const auto &table = builtins();
+  auto it = table.find(call.name);
+  if (it == table.end()) {
+    SmallVector<StringRef> names;
+    for (const auto &entry : table)
+      names.push_back(entry.getKey());
+    llvm::sort(names);
+    emitError(call.loc) << "unknown function '" << call.name
+                        << "'; known functions are: "
+                        << llvm::join(names, ", ");
+    return {};
+  }
+  const Builtin &fn = it->second;
+  size_t n = call.args.size();
+  if (n < fn.arity || (!fn.variadic && n != fn.arity)) {
+    emitError(call.loc) << "'" << call.name << "' takes "
+                        << (fn.variadic ? "at least " : "") << fn.arity
+                        << " positional argument" << (fn.arity == 1 ? "" : "s")
+                        << ", got " << n;
+    return {};
+  }
+  Kwargs kwargs(call);
+  if (failed(kwargs.checkKnown(fn.keywords)))
+    return {};
+  // Literal arguments take the dtype of the first tensor argument; select's
+  // condition is bool and does not lend its dtype.
+  ArrayRef<Operand> args(call.args);
+  bool isSelect = call.name == "select" || call.name == "where";
+  Type dtype = firstElementType(isSelect ? args.drop_front() : args);
+  SmallVector<TensorRef> tensors;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    Type want = isSelect && i == 0
+                    ? Type(IntegerType::get(builder.getContext(), 1))
+                    : dtype;
+    if (arg.isLiteral() && !want) {
+      emitError(arg.loc) << "cannot tell the dtype of this literal; pass a "
+                            "tensor argument or use cast(...)";
+      return {};
+    }
+    TensorRef t = materialize(builder, arg, want);
+    if (!t)
+      return {};
+    tensors.push_back(t);
+  }
+  return fn.emit(builder, call, kwargs, tensors);
+}

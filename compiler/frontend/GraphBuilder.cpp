@@ -1,0 +1,661 @@
+//===- GraphBuilder.cpp - build tc modules from C++ -----------------------===//
+
+#include "compiler/frontend/GraphBuilder.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace tcc;
+using tc::Dim;
+using tc::Shape;
+
+std::string tcc::elementTypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isInteger(1))
+    return "bool";
+  if (type.isInteger(32))
+    return "i32";
+  if (type.isInteger(64))
+    return "i64";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+Type tcc::parseElementType(MLIRContext *context, StringRef name) {
+  Builder b(context);
+  return llvm::StringSwitch<Type>(name)
+      .Case("f16", b.getF16Type())
+      .Case("bf16", b.getBF16Type())
+      .Case("f32", b.getF32Type())
+      .Case("f64", b.getF64Type())
+      .Cases("bool", "i1", b.getI1Type())
+      .Case("i32", b.getI32Type())
+      .Case("i64", b.getI64Type())
+      .Default(Type());
+}
+
+/// "f32[N, 784]".
+static std::string describe(Type elementType, const Shape &shape) {
+  return elementTypeName(elementType) + tc::formatShape(shape);
+}
+
+static bool isFloat(Type t) { return isa<FloatType>(t); }
+static bool isBool(Type t) { return t.isInteger(1); }
+
+GraphBuilder::GraphBuilder(MLIRContext *context, Location moduleLoc)
+    : builder(context), module(ModuleOp::create(moduleLoc)) {
+  context->loadDialect<tc::TcDialect, func::FuncDialect>();
+}
+
+InFlightDiagnostic GraphBuilder::error(Location loc) {
+  ++errorCount;
+  return emitError(loc);
+}
+
+TensorRef GraphBuilder::make(Operation *op, Shape shape) {
+  return TensorRef{op->getResult(0), std::move(shape)};
+}
+
+RankedTensorType GraphBuilder::tensorType(const Shape &shape,
+                                          Type elementType) {
+  return RankedTensorType::get(tc::sizesOf(shape), elementType);
+}
+
+FailureOr<int64_t> GraphBuilder::normalizeAxis(Location loc, int64_t axis,
+                                               int64_t rank) {
+  int64_t normalized = axis < 0 ? axis + rank : axis;
+  if (normalized < 0 || normalized >= rank)
+    return error(loc) << "axis " << axis << " is out of range for a tensor of "
+                      << "rank " << rank;
+  return normalized;
+}
+
+LogicalResult GraphBuilder::sameElementType(Location loc, StringRef what,
+                                            ArrayRef<TensorRef> values) {
+  for (const TensorRef &v : values.drop_front())
+    if (v.elementType() != values.front().elementType())
+      return error(loc) << what << " needs operands of one dtype, got "
+                        << describe(values.front().elementType(),
+                                    values.front().shape)
+                        << " and " << describe(v.elementType(), v.shape)
+                        << " (convert one with cast(x, dtype=...))";
+  return success();
+}
+
+LogicalResult GraphBuilder::declareShared(Location loc, StringRef name,
+                                          Type elementType,
+                                          ArrayRef<int64_t> shape,
+                                          tc::InitKind init,
+                                          DictionaryAttr params) {
+  if (sharedVars.count(name) || module->lookupSymbol(name))
+    return error(loc) << "redefinition of '" << name << "'";
+  for (int64_t d : shape)
+    if (d < 0)
+      return error(loc) << "shared variable '" << name
+                        << "' needs a static, non-negative shape";
+  auto type = RankedTensorType::get(shape, elementType);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto op = builder.create<tc::SharedOp>(loc, name, type, init, params);
+  sharedVars[name] = op;
+  return success();
+}
+
+/// The `tc.*` attributes of a function input or output.
+static DictionaryAttr specAttrs(Builder &b, const TensorSpec &spec,
+                                bool isOutput) {
+  NamedAttrList attrs;
+  attrs.append(tc::TcDialect::kNameAttr, b.getStringAttr(spec.name));
+  if (spec.borrow)
+    attrs.append(tc::TcDialect::kBorrowAttr, b.getUnitAttr());
+  if (isOutput && spec.returnInternalType)
+    attrs.append(tc::TcDialect::kReturnInternalTypeAttr, b.getUnitAttr());
+  if (llvm::any_of(spec.shape, [](const Dim &d) { return d.isDynamic(); })) {
+    SmallVector<Attribute> dims;
+    for (const Dim &d : spec.shape)
+      dims.push_back(d.isDynamic() ? Attribute(b.getStringAttr(d.symbol))
+                                   : Attribute(b.getI64IntegerAttr(d.size)));
+    attrs.append(tc::TcDialect::kDimsAttr, b.getArrayAttr(dims));
+  }
+  return attrs.getDictionary(b.getContext());
+}
+
+FailureOr<SmallVector<TensorRef>>
+GraphBuilder::beginFunction(Location loc, StringRef name,
+                            ArrayRef<TensorSpec> inputs,
+                            ArrayRef<TensorSpec> outputs) {
+  if (currentFunction)
+    return error(loc) << "function '" << name
+                      << "' begins inside another function";
+  if (sharedVars.count(name) || module->lookupSymbol(name))
+    return error(loc) << "redefinition of '" << name << "'";
+  llvm::StringSet<> names;
+  for (const TensorSpec &spec :
+       llvm::concat<const TensorSpec>(inputs, outputs)) {
+    if (!names.insert(spec.name).second)
+      return error(spec.loc)
+             << "'" << spec.name << "' names more than one input or output of '"
+             << name << "'";
+    if (sharedVars.count(spec.name))
+      return error(spec.loc)
+             << "'" << spec.name << "' is already a shared variable";
+    for (const Dim &d : spec.shape)
+      if (d.isDynamic() && d.symbol.empty())
+        return error(spec.loc) << "dynamic dimensions of '" << spec.name
+                               << "' need a name (such as N)";
+  }
+  SmallVector<Type> inputTypes, outputTypes;
+  for (const TensorSpec &s : inputs)
+    inputTypes.push_back(tensorType(s.shape, s.elementType));
+  for (const TensorSpec &s : outputs)
+    outputTypes.push_back(tensorType(s.shape, s.elementType));
+
+  auto func = func::FuncOp::create(
+      loc, name, builder.getFunctionType(inputTypes, outputTypes));
+  for (auto [i, s] : llvm::enumerate(inputs))
+    func.setArgAttrs(i, specAttrs(builder, s, false));
+  for (auto [i, s] : llvm::enumerate(outputs))
+    func.setResultAttrs(i, specAttrs(builder, s, true));
+  module->push_back(func);
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  currentFunction = func;
+  currentOutputs.assign(outputs.begin(), outputs.end());
+  sharedReads.clear();
+
+  SmallVector<TensorRef> refs;
+  for (auto [arg, s] : llvm::zip(entry->getArguments(), inputs))
+    refs.push_back(TensorRef{arg, s.shape});
+  return refs;
+}
+
+/// Whether a computed shape satisfies a declared one: the same static sizes,
+/// and a declared symbol is matched by the same symbol or an anonymous
+/// dynamic size (which the runtime checks after the call).
+static bool satisfies(const Shape &value, const Shape &declared) {
+  if (value.size() != declared.size())
+    return false;
+  for (auto [v, d] : llvm::zip(value, declared)) {
+    if (v.isDynamic() != d.isDynamic())
+      return false;
+    if (!v.isDynamic() && v.size != d.size)
+      return false;
+    if (v.isDynamic() && !v.symbol.empty() && v.symbol != d.symbol)
+      return false;
+  }
+  return true;
+}
+
+LogicalResult
+GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
+                          ArrayRef<std::pair<std::string, TensorRef>> updates,
+                          ArrayRef<Location> updateLocs) {
+  if (!currentFunction)
+    return error(loc) << "no function to end";
+  auto reset = llvm::make_scope_exit([&] {
+    currentFunction = {};
+    currentOutputs.clear();
+    sharedReads.clear();
+  });
+  if (outputs.size() != currentOutputs.size())
+    return error(loc) << "function '" << currentFunction.getSymName()
+                      << "' declares " << currentOutputs.size()
+                      << " outputs but returns " << outputs.size();
+  for (auto [value, spec] : llvm::zip(outputs, currentOutputs)) {
+    if (!value)
+      return failure();
+    if (value.elementType() != spec.elementType ||
+        !satisfies(value.shape, spec.shape))
+      return error(spec.loc)
+             << "output '" << spec.name << "' is declared "
+             << describe(spec.elementType, spec.shape) << " but its value is "
+             << describe(value.elementType(), value.shape);
+  }
+  SmallVector<Attribute> variables;
+  SmallVector<Value> values;
+  llvm::StringSet<> seen;
+  for (auto [i, update] : llvm::enumerate(updates)) {
+    Location at = i < updateLocs.size() ? updateLocs[i] : loc;
+    const auto &[name, value] = update;
+    if (!value)
+      return failure();
+    auto it = sharedVars.find(name);
+    if (it == sharedVars.end())
+      return error(at) << "'" << name
+                       << "' is not a shared variable and cannot be updated";
+    if (!seen.insert(name).second)
+      return error(at) << "shared variable '" << name
+                       << "' is updated more than once";
+    RankedTensorType type = it->second.getTensorType();
+    if (value.type() != type)
+      return error(at) << "update of '" << name << "' has type "
+                       << describe(value.elementType(), value.shape)
+                       << " but the variable is "
+                       << describe(type.getElementType(), tc::shapeOf(type));
+    variables.push_back(FlatSymbolRefAttr::get(getContext(), name));
+    values.push_back(value.value);
+  }
+  if (!values.empty())
+    builder.create<tc::UpdateOp>(loc, builder.getArrayAttr(variables), values);
+  SmallVector<Value> results = llvm::to_vector(
+      llvm::map_range(outputs, [](const TensorRef &r) { return r.value; }));
+  builder.create<func::ReturnOp>(loc, results);
+  return success();
+}
+
+TensorRef GraphBuilder::readShared(Location loc, StringRef name) {
+  auto it = sharedVars.find(name);
+  if (it == sharedVars.end()) {
+    error(loc) << "'" << name << "' is not a shared variable";
+    return {};
+  }
+  RankedTensorType type = it->second.getTensorType();
+  Value &read = sharedReads[name];
+  if (!read)
+    read = builder.create<tc::SharedReadOp>(loc, type, name);
+  return TensorRef{read, tc::shapeOf(type)};
+}
+
+TensorRef GraphBuilder::constant(Location loc, double value, Type elementType) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute element;
+  if (auto f = dyn_cast<FloatType>(elementType))
+    element = builder.getFloatAttr(f, value);
+  else if (isBool(elementType))
+    element = builder.getBoolAttr(value != 0);
+  else
+    element = builder.getIntegerAttr(elementType, (int64_t)value);
+  auto attr = DenseElementsAttr::get(type, element);
+  return make(builder.create<tc::ConstantOp>(loc, attr), {});
+}
+
+TensorRef GraphBuilder::binary(Location loc, BinaryKind kind, TensorRef lhs,
+                               TensorRef rhs) {
+  if (!lhs || !rhs || failed(sameElementType(loc, "arithmetic", {lhs, rhs})))
+    return {};
+  if (isBool(lhs.elementType())) {
+    error(loc) << "arithmetic is not defined on bool tensors; cast them first";
+    return {};
+  }
+  FailureOr<Shape> shape =
+      tc::broadcastShapes({lhs.shape, rhs.shape}, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, lhs.elementType());
+  Value a = lhs.value, b = rhs.value;
+  Operation *op = nullptr;
+  switch (kind) {
+  case BinaryKind::Add:
+    op = builder.create<tc::AddOp>(loc, type, a, b);
+    break;
+  case BinaryKind::Sub:
+    op = builder.create<tc::SubOp>(loc, type, a, b);
+    break;
+  case BinaryKind::Mul:
+    op = builder.create<tc::MulOp>(loc, type, a, b);
+    break;
+  case BinaryKind::Div:
+    op = builder.create<tc::DivOp>(loc, type, a, b);
+    break;
+  case BinaryKind::Pow:
+    op = builder.create<tc::PowOp>(loc, type, a, b);
+    break;
+  case BinaryKind::Maximum:
+    op = builder.create<tc::MaximumOp>(loc, type, a, b);
+    break;
+  case BinaryKind::Minimum:
+    op = builder.create<tc::MinimumOp>(loc, type, a, b);
+    break;
+  }
+  return make(op, *shape);
+}
+
+TensorRef GraphBuilder::compare(Location loc, tc::ComparePredicate predicate,
+                                TensorRef lhs, TensorRef rhs) {
+  if (!lhs || !rhs || failed(sameElementType(loc, "comparison", {lhs, rhs})))
+    return {};
+  FailureOr<Shape> shape =
+      tc::broadcastShapes({lhs.shape, rhs.shape}, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, builder.getI1Type());
+  return make(
+      builder.create<tc::CmpOp>(loc, type, predicate, lhs.value, rhs.value),
+      *shape);
+}
+
+TensorRef GraphBuilder::select(Location loc, TensorRef condition,
+                               TensorRef onTrue, TensorRef onFalse) {
+  if (!condition || !onTrue || !onFalse ||
+      failed(sameElementType(loc, "select", {onTrue, onFalse})))
+    return {};
+  if (!isBool(condition.elementType())) {
+    error(loc) << "the condition of select must be bool, got "
+               << describe(condition.elementType(), condition.shape);
+    return {};
+  }
+  FailureOr<Shape> shape =
+      tc::broadcastShapes({condition.shape, onTrue.shape, onFalse.shape},
+                          [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, onTrue.elementType());
+  return make(builder.create<tc::SelectOp>(loc, type, condition.value,
+                                           onTrue.value, onFalse.value),
+              *shape);
+}
+
+TensorRef GraphBuilder::unary(Location loc, UnaryKind kind, TensorRef input) {
+  if (!input)
+    return {};
+  Type elt = input.elementType();
+  bool needsFloat = kind != UnaryKind::Neg && kind != UnaryKind::Abs &&
+                    kind != UnaryKind::Relu;
+  if ((needsFloat && !isFloat(elt)) || isBool(elt)) {
+    error(loc) << "this operation needs a "
+               << (needsFloat ? "floating-point" : "numeric") << " tensor, got "
+               << describe(elt, input.shape);
+    return {};
+  }
+  Value x = input.value;
+  Operation *op = nullptr;
+  switch (kind) {
+  case UnaryKind::Neg:
+    op = builder.create<tc::NegOp>(loc, x);
+    break;
+  case UnaryKind::Abs:
+    op = builder.create<tc::AbsOp>(loc, x);
+    break;
+  case UnaryKind::Relu:
+    op = builder.create<tc::ReluOp>(loc, x);
+    break;
+  case UnaryKind::Exp:
+    op = builder.create<tc::ExpOp>(loc, x);
+    break;
+  case UnaryKind::Log:
+    op = builder.create<tc::LogOp>(loc, x);
+    break;
+  case UnaryKind::Tanh:
+    op = builder.create<tc::TanhOp>(loc, x);
+    break;
+  case UnaryKind::Sigmoid:
+    op = builder.create<tc::SigmoidOp>(loc, x);
+    break;
+  case UnaryKind::Sqrt:
+    op = builder.create<tc::SqrtOp>(loc, x);
+    break;
+  case UnaryKind::Rsqrt:
+    op = builder.create<tc::RsqrtOp>(loc, x);
+    break;
+  }
+  return make(op, input.shape);
+}
+
+TensorRef GraphBuilder::cast(Location loc, TensorRef input, Type elementType) {
+  if (!input)
+    return {};
+  Type type = tensorType(input.shape, elementType);
+  return make(builder.create<tc::CastOp>(loc, type, input.value), input.shape);
+}
+
+TensorRef GraphBuilder::reduce(Location loc, ReduceKind kind, TensorRef input,
+                               ArrayRef<int64_t> axes, bool keepdims) {
+  if (!input)
+    return {};
+  Type elt = input.elementType();
+  if (isBool(elt) || (kind == ReduceKind::Mean && !isFloat(elt))) {
+    error(loc) << "this reduction needs a "
+               << (kind == ReduceKind::Mean ? "floating-point" : "numeric")
+               << " tensor, got " << describe(elt, input.shape);
+    return {};
+  }
+  int64_t rank = input.shape.size();
+  SmallVector<int64_t> normalized;
+  if (axes.empty())
+    normalized = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> a = normalizeAxis(loc, axis, rank);
+    if (failed(a))
+      return {};
+    if (llvm::is_contained(normalized, *a)) {
+      error(loc) << "axis " << axis << " is listed twice";
+      return {};
+    }
+    normalized.push_back(*a);
+  }
+  llvm::sort(normalized);
+  FailureOr<Shape> shape = tc::reduceShape(input.shape, normalized, keepdims,
+                                           [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, elt);
+  auto axesAttr = builder.getDenseI64ArrayAttr(normalized);
+  UnitAttr keep = keepdims ? builder.getUnitAttr() : UnitAttr();
+  Value x = input.value;
+  Operation *op = nullptr;
+  switch (kind) {
+  case ReduceKind::Sum:
+    op = builder.create<tc::SumOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::Mean:
+    op = builder.create<tc::MeanOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::Max:
+    op = builder.create<tc::MaxOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::Min:
+    op = builder.create<tc::MinOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::Prod:
+    op = builder.create<tc::ProdOp>(loc, type, x, axesAttr, keep);
+    break;
+  }
+  return make(op, *shape);
+}
+
+TensorRef GraphBuilder::argmax(Location loc, TensorRef input, int64_t axis,
+                               bool keepdims) {
+  if (!input)
+    return {};
+  if (isBool(input.elementType())) {
+    error(loc) << "argmax needs a numeric tensor, got "
+               << describe(input.elementType(), input.shape);
+    return {};
+  }
+  FailureOr<int64_t> a = normalizeAxis(loc, axis, input.shape.size());
+  if (failed(a))
+    return {};
+  FailureOr<Shape> shape =
+      tc::reduceShape(input.shape, {*a}, keepdims, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, builder.getI64Type());
+  return make(builder.create<tc::ArgmaxOp>(
+                  loc, type, input.value, builder.getI64IntegerAttr(*a),
+                  keepdims ? builder.getUnitAttr() : UnitAttr()),
+              *shape);
+}
+
+TensorRef GraphBuilder::matmul(Location loc, TensorRef lhs, TensorRef rhs) {
+  if (!lhs || !rhs || failed(sameElementType(loc, "matmul", {lhs, rhs})))
+    return {};
+  if (isBool(lhs.elementType())) {
+    error(loc) << "matmul is not defined on bool tensors";
+    return {};
+  }
+  FailureOr<Shape> shape =
+      tc::matmulShape(lhs.shape, rhs.shape, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, lhs.elementType());
+  return make(builder.create<tc::MatmulOp>(loc, type, lhs.value, rhs.value),
+              *shape);
+}
+
+TensorRef GraphBuilder::softmax(Location loc, TensorRef input, int64_t axis,
+                                bool log) {
+  if (!input)
+    return {};
+  if (!isFloat(input.elementType())) {
+    error(loc) << (log ? "log_softmax" : "softmax")
+               << " needs a floating-point tensor, got "
+               << describe(input.elementType(), input.shape);
+    return {};
+  }
+  FailureOr<int64_t> a = normalizeAxis(loc, axis, input.shape.size());
+  if (failed(a))
+    return {};
+  auto axisAttr = builder.getI64IntegerAttr(*a);
+  Operation *op =
+      log ? builder.create<tc::LogSoftmaxOp>(loc, input.value, axisAttr)
+                .getOperation()
+          : builder.create<tc::SoftmaxOp>(loc, input.value, axisAttr)
+                .getOperation();
+  return make(op, input.shape);
+}
+
+TensorRef GraphBuilder::transpose(Location loc, TensorRef input,
+                                  ArrayRef<int64_t> perm) {
+  if (!input)
+    return {};
+  int64_t rank = input.shape.size();
+  SmallVector<int64_t> p;
+  if (perm.empty())
+    p = llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
+  for (int64_t axis : perm) {
+    FailureOr<int64_t> a = normalizeAxis(loc, axis, rank);
+    if (failed(a))
+      return {};
+    p.push_back(*a);
+  }
+  FailureOr<Shape> shape =
+      tc::transposeShape(input.shape, p, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, input.elementType());
+  return make(builder.create<tc::TransposeOp>(loc, type, input.value,
+                                              builder.getDenseI64ArrayAttr(p)),
+              *shape);
+}
+
+TensorRef GraphBuilder::reshape(Location loc, TensorRef input, Shape target) {
+  if (!input)
+    return {};
+  // Resolve a single -1 from the element count when everything is static.
+  int64_t inferred = -1, known = 1;
+  for (auto [i, d] : llvm::enumerate(target)) {
+    if (d.isStatic(-1)) {
+      if (inferred >= 0) {
+        error(loc) << "reshape can infer only one dimension (-1)";
+        return {};
+      }
+      inferred = i;
+    } else if (!d.isDynamic()) {
+      if (d.size < 0) {
+        error(loc) << "reshape to a negative dimension " << d.size;
+        return {};
+      }
+      known *= d.size;
+    }
+  }
+  std::optional<int64_t> count = tc::staticElementCount(input.shape);
+  if (inferred >= 0) {
+    if (count && known != 0 && *count % known == 0)
+      target[inferred] = Dim::fixed(*count / known);
+    else if (count)
+      target[inferred] = Dim::fixed(-2); // Reported by checkReshape below.
+    else
+      target[inferred] = Dim::dynamic();
+  }
+  // A named target dimension must be carried over from the input unchanged.
+  for (const Dim &d : target) {
+    if (!d.isDynamic() || d.symbol.empty())
+      continue;
+    if (!llvm::is_contained(input.shape, d)) {
+      error(loc) << "reshape of " << tc::formatShape(input.shape) << " to "
+                 << tc::formatShape(target) << ": the input has no dimension "
+                 << d.symbol;
+      return {};
+    }
+  }
+  if (failed(tc::checkReshape(input.shape, target, [&] { return error(loc); })))
+    return {};
+  Type type = tensorType(target, input.elementType());
+  return make(builder.create<tc::ReshapeOp>(loc, type, input.value), target);
+}
+
+TensorRef GraphBuilder::broadcastTo(Location loc, TensorRef input,
+                                    const Shape &target) {
+  if (!input)
+    return {};
+  if (failed(tc::checkBroadcastTo(input.shape, target,
+                                  [&] { return error(loc); })))
+    return {};
+  Type type = tensorType(target, input.elementType());
+  return make(builder.create<tc::BroadcastToOp>(loc, type, input.value),
+              target);
+}
+
+TensorRef GraphBuilder::slice(Location loc, TensorRef input,
+                              ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
+                              ArrayRef<int64_t> step) {
+  if (!input)
+    return {};
+  FailureOr<Shape> shape =
+      tc::sliceShape(input.shape, begin, end, step, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, input.elementType());
+  return make(builder.create<tc::SliceOp>(loc, type, input.value,
+                                          builder.getDenseI64ArrayAttr(begin),
+                                          builder.getDenseI64ArrayAttr(end),
+                                          builder.getDenseI64ArrayAttr(step)),
+              *shape);
+}
+
+TensorRef GraphBuilder::concat(Location loc, ArrayRef<TensorRef> inputs,
+                               int64_t axis) {
+  if (inputs.empty()) {
+    error(loc) << "concatenate needs at least one input";
+    return {};
+  }
+  if (llvm::any_of(inputs, [](const TensorRef &r) { return !r; }) ||
+      failed(sameElementType(loc, "concatenate", inputs)))
+    return {};
+  FailureOr<int64_t> a = normalizeAxis(loc, axis, inputs[0].shape.size());
+  if (failed(a))
+    return {};
+  SmallVector<Shape> shapes;
+  SmallVector<Value> values;
+  for (const TensorRef &r : inputs) {
+    shapes.push_back(r.shape);
+    values.push_back(r.value);
+  }
+  FailureOr<Shape> shape =
+      tc::concatShape(shapes, *a, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, inputs[0].elementType());
+  return make(builder.create<tc::ConcatOp>(loc, type, values,
+                                           builder.getI64IntegerAttr(*a)),
+              *shape);
+}
+
+OwningOpRef<ModuleOp> GraphBuilder::finish() {
+  if (errorCount > 0 || failed(verify(*module)))
+    return nullptr;
+  return std::move(module);
+}

@@ -1,0 +1,147 @@
+//===- GraphBuilder.h - build tc modules from C++ --------------*- C++ -*-===//
+//
+// The one way tc programs are made from outside MLIR syntax: the .tg parser
+// and C++ hosts both call this API. It tracks symbolic shapes (`N`), checks
+// every op with the dialect's shape rules, and reports mistakes as located
+// diagnostics (through the MLIRContext's diagnostic engine) instead of
+// building invalid IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_FRONTEND_GRAPHBUILDER_H
+#define TCC_COMPILER_FRONTEND_GRAPHBUILDER_H
+
+#include "dialects/tc/IR/ShapeInference.h"
+#include "dialects/tc/IR/TcOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tcc {
+
+/// A tensor value under construction with its symbolic shape. A null
+/// TensorRef means an error was already reported.
+struct TensorRef {
+  mlir::Value value;
+  tc::Shape shape;
+
+  explicit operator bool() const { return static_cast<bool>(value); }
+  mlir::RankedTensorType type() const {
+    return llvm::cast<mlir::RankedTensorType>(value.getType());
+  }
+  mlir::Type elementType() const { return type().getElementType(); }
+};
+
+/// The declared type of a function input or output.
+struct TensorSpec {
+  std::string name;
+  mlir::Type elementType;
+  tc::Shape shape;
+  bool borrow = false;
+  /// Outputs only: return the internal (device) object when possible.
+  bool returnInternalType = false;
+  mlir::Location loc;
+};
+
+enum class BinaryKind { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
+enum class UnaryKind { Neg, Abs, Relu, Exp, Log, Tanh, Sigmoid, Sqrt, Rsqrt };
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+
+/// Builds one tc module. Every method that can fail reports at its Location
+/// and returns failure or a null TensorRef.
+class GraphBuilder {
+public:
+  GraphBuilder(mlir::MLIRContext *context, mlir::Location moduleLoc);
+
+  mlir::MLIRContext *getContext() { return builder.getContext(); }
+
+  /// Declares a module-level shared variable with a static shape.
+  mlir::LogicalResult declareShared(mlir::Location loc, llvm::StringRef name,
+                                    mlir::Type elementType,
+                                    llvm::ArrayRef<int64_t> shape,
+                                    tc::InitKind init,
+                                    mlir::DictionaryAttr params = {});
+  bool hasShared(llvm::StringRef name) const {
+    return sharedVars.count(name) != 0;
+  }
+
+  /// Starts a function; returns its inputs in order, or failure.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>>
+  beginFunction(mlir::Location loc, llvm::StringRef name,
+                llvm::ArrayRef<TensorSpec> inputs,
+                llvm::ArrayRef<TensorSpec> outputs);
+  /// Ends the current function: `outputs` match the declared outputs in
+  /// order; `updates` assign shared variables (parallel assignment).
+  mlir::LogicalResult
+  endFunction(mlir::Location loc, llvm::ArrayRef<TensorRef> outputs,
+              llvm::ArrayRef<std::pair<std::string, TensorRef>> updates,
+              llvm::ArrayRef<mlir::Location> updateLocs = {});
+
+  // Ops. Axes may be negative (counted from the end) as in numpy.
+  TensorRef readShared(mlir::Location loc, llvm::StringRef name);
+  TensorRef constant(mlir::Location loc, double value, mlir::Type elementType);
+  TensorRef binary(mlir::Location loc, BinaryKind kind, TensorRef lhs,
+                   TensorRef rhs);
+  TensorRef compare(mlir::Location loc, tc::ComparePredicate predicate,
+                    TensorRef lhs, TensorRef rhs);
+  TensorRef select(mlir::Location loc, TensorRef condition, TensorRef onTrue,
+                   TensorRef onFalse);
+  TensorRef unary(mlir::Location loc, UnaryKind kind, TensorRef input);
+  TensorRef cast(mlir::Location loc, TensorRef input, mlir::Type elementType);
+  /// Empty `axes` reduces over every axis.
+  TensorRef reduce(mlir::Location loc, ReduceKind kind, TensorRef input,
+                   llvm::ArrayRef<int64_t> axes, bool keepdims);
+  TensorRef argmax(mlir::Location loc, TensorRef input, int64_t axis,
+                   bool keepdims);
+  TensorRef matmul(mlir::Location loc, TensorRef lhs, TensorRef rhs);
+  TensorRef softmax(mlir::Location loc, TensorRef input, int64_t axis,
+                    bool log = false);
+  /// Empty `perm` reverses the dimensions.
+  TensorRef transpose(mlir::Location loc, TensorRef input,
+                      llvm::ArrayRef<int64_t> perm);
+  /// A target dimension of static size -1 is inferred from the element count.
+  TensorRef reshape(mlir::Location loc, TensorRef input, tc::Shape target);
+  TensorRef broadcastTo(mlir::Location loc, TensorRef input,
+                        const tc::Shape &target);
+  TensorRef slice(mlir::Location loc, TensorRef input,
+                  llvm::ArrayRef<int64_t> begin, llvm::ArrayRef<int64_t> end,
+                  llvm::ArrayRef<int64_t> step);
+  TensorRef concat(mlir::Location loc, llvm::ArrayRef<TensorRef> inputs,
+                   int64_t axis);
+
+  /// Verifies and hands over the module; null after any error.
+  mlir::OwningOpRef<mlir::ModuleOp> finish();
+
+  /// Whether any error has been reported through this builder.
+  bool hadError() const { return errorCount > 0; }
+
+private:
+  mlir::InFlightDiagnostic error(mlir::Location loc);
+  TensorRef make(mlir::Operation *op, tc::Shape shape);
+  mlir::RankedTensorType tensorType(const tc::Shape &shape,
+                                    mlir::Type elementType);
+  mlir::FailureOr<int64_t> normalizeAxis(mlir::Location loc, int64_t axis,
+                                         int64_t rank);
+  mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,
+                                      llvm::ArrayRef<TensorRef> values);
+
+  mlir::OpBuilder builder;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  llvm::StringMap<tc::SharedOp> sharedVars;
+  /// The function being built, its declared outputs, and its shared reads.
+  mlir::func::FuncOp currentFunction;
+  llvm::SmallVector<TensorSpec> currentOutputs;
+  llvm::StringMap<mlir::Value> sharedReads;
+  unsigned errorCount = 0;
+};
+
+/// "f32", "i64", "bool", ...: the graph-file name of an element type.
+std::string elementTypeName(mlir::Type type);
+/// The element type a graph-file name denotes, or null.
+mlir::Type parseElementType(mlir::MLIRContext *context, llvm::StringRef name);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_FRONTEND_GRAPHBUILDER_H
