@@ -226,40 +226,51 @@ FailureOr<Shape> concatShape(ArrayRef<Shape> inputs, int64_t axis,
   return result;
 }
 
-LogicalResult checkReshape(const Shape &from, const Shape &to,
-                           EmitErrorFn emitError) {
+/// Why reshaping `from` to `to` is invalid, or nothing when it is valid.
+static std::optional<std::string> reshapeProblem(const Shape &from,
+                                                 const Shape &to) {
   int64_t dynamicTo =
       llvm::count_if(to, [](const Dim &d) { return d.isDynamic(); });
   bool fromDynamic =
       llvm::any_of(from, [](const Dim &d) { return d.isDynamic(); });
+  std::string what = "reshape of " + formatShape(from) + " to " +
+                     formatShape(to);
   if (dynamicTo > 1)
-    return emitError() << "reshape to " << formatShape(to)
-                       << ": at most one dimension may be dynamic";
+    return what + ": at most one dimension may be dynamic";
   if (llvm::any_of(to,
                    [](const Dim &d) { return !d.isDynamic() && d.size < 0; }))
-    return emitError() << "reshape to " << formatShape(to)
-                       << ": negative dimension";
+    return what + ": negative dimension";
   if (dynamicTo == 0 && fromDynamic)
-    return emitError() << "cannot reshape " << formatShape(from)
-                       << " with a dynamic dimension to the static shape "
-                       << formatShape(to);
+    return what + ": a dynamic input cannot take a static shape";
   std::optional<int64_t> fromCount = staticElementCount(from);
   if (!fromCount)
-    return success();
+    return std::nullopt;
+  std::string count = " (" + std::to_string(*fromCount) + " elements)";
   if (dynamicTo == 0) {
     if (fromCount != staticElementCount(to))
-      return emitError() << "cannot reshape " << formatShape(from) << " ("
-                         << *fromCount << " elements) to " << formatShape(to);
-    return success();
+      return "cannot reshape " + formatShape(from) + count + " to " +
+             formatShape(to);
+    return std::nullopt;
   }
   int64_t known = 1;
   for (const Dim &d : to)
     if (!d.isDynamic())
       known *= d.size;
   if (known == 0 ? *fromCount != 0 : *fromCount % known != 0)
-    return emitError() << "cannot reshape " << formatShape(from) << " ("
-                       << *fromCount << " elements) to " << formatShape(to);
+    return "cannot reshape " + formatShape(from) + count + " to " +
+           formatShape(to);
+  return std::nullopt;
+}
+
+LogicalResult checkReshape(const Shape &from, const Shape &to,
+                           EmitErrorFn emitError) {
+  if (std::optional<std::string> problem = reshapeProblem(from, to))
+    return emitError() << *problem;
   return success();
+}
+
+bool isValidReshape(const Shape &from, const Shape &to) {
+  return !reshapeProblem(from, to).has_value();
 }
 
 LogicalResult checkBroadcastTo(const Shape &from, const Shape &to,

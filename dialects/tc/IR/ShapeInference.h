@@ -73,10 +73,12 @@ mlir::FailureOr<Shape> sliceShape(const Shape &input,
                                   EmitErrorFn emitError);
 mlir::FailureOr<Shape> concatShape(llvm::ArrayRef<Shape> inputs, int64_t axis,
                                    EmitErrorFn emitError);
-/// A reshape keeps the element count; at most one target dim is dynamic
-/// unless the dynamic dimensions carry over unchanged.
+/// A reshape keeps the element count, at most one target dim is dynamic,
+/// and a dynamic input does not become a static shape.
 mlir::LogicalResult checkReshape(const Shape &from, const Shape &to,
                                  EmitErrorFn emitError);
+/// checkReshape without a diagnostic.
+bool isValidReshape(const Shape &from, const Shape &to);
 /// `from` broadcasts to exactly `to`.
 mlir::LogicalResult checkBroadcastTo(const Shape &from, const Shape &to,
                                      EmitErrorFn emitError);

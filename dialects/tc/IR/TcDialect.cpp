@@ -47,6 +47,10 @@ static LogicalResult verifyDims(Operation *op, Attribute attr, Type type) {
                << ", which must then be dynamic";
       continue;
     }
+    if (ShapedType::isDynamic(size))
+      return op->emitError() << "'" << TcDialect::kDimsAttr << "' entry " << i
+                             << " is a dynamic dimension and must be a "
+                                "symbol name";
     auto fixed = dyn_cast<IntegerAttr>(entry);
     if (!fixed || fixed.getInt() != size)
       return op->emitError()

@@ -6,10 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tc/IR/ShapeInference.h"
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace tcc::tc;
@@ -22,12 +25,15 @@ static std::optional<Attribute> splatOf(Attribute attr) {
   return dense.getSplatValue<Attribute>();
 }
 
+/// Whether `attr` is a splat of `value`. For a float zero the sign must
+/// match too: only x + (-0.0) and x - (+0.0) are x for every x.
 static bool isSplatOf(Attribute attr, double value) {
   std::optional<Attribute> splat = splatOf(attr);
   if (!splat)
     return false;
   if (auto f = dyn_cast<FloatAttr>(*splat))
-    return f.getValueAsDouble() == value;
+    return f.getValueAsDouble() == value &&
+           f.getValue().isNegative() == std::signbit(value);
   if (auto i = dyn_cast<IntegerAttr>(*splat))
     return i.getType().getIntOrFloatBitWidth() > 1 &&
            (double)i.getValue().getSExtValue() == value;
@@ -71,9 +77,9 @@ static OpFoldResult foldIdentity(Operation *op, ArrayRef<Attribute> operands,
 }
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldIdentity(*this, adaptor.getOperands(), 0))
+  if (OpFoldResult r = foldIdentity(*this, adaptor.getOperands(), -0.0))
     return r;
-  if (getRhs().getType() == getType() && isSplatOf(adaptor.getLhs(), 0))
+  if (getRhs().getType() == getType() && isSplatOf(adaptor.getLhs(), -0.0))
     return getRhs();
   return foldSplats(
       *this, adaptor.getOperands(),
@@ -151,8 +157,11 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType() && getType().hasStaticShape())
     return getInput();
-  // reshape(reshape(x)) is one reshape of x.
-  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+  // reshape(reshape(x)) is one reshape of x, when that one is valid on its
+  // own (a dynamic middle step may hide what the outer one needs).
+  auto inner = getInput().getDefiningOp<ReshapeOp>();
+  if (inner && isValidReshape(shapeOf(inner.getInput().getType()),
+                              shapeOf(getType()))) {
     getInputMutable().assign(inner.getInput());
     return getResult();
   }

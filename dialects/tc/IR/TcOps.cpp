@@ -276,11 +276,20 @@ static LogicalResult verifyInitParams(SharedOp op) {
       return op.emitOpError() << "parameter '" << p->name << "' must be a "
                               << (p->isString ? "string" : "number");
   }
-  if (op.getInit() == InitKind::Normal && params.get("std")) {
-    auto std = dyn_cast<FloatAttr>(params.get("std"));
-    if (std && std.getValueAsDouble() < 0)
-      return op.emitOpError() << "parameter 'std' must not be negative";
-  }
+  auto number = [&](StringRef key, double dflt) {
+    Attribute a = params.get(key);
+    if (auto f = dyn_cast_or_null<FloatAttr>(a))
+      return f.getValueAsDouble();
+    if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+      return (double)i.getInt();
+    return dflt;
+  };
+  if (Attribute seed = params.get("seed"); seed && !isa<IntegerAttr>(seed))
+    return op.emitOpError() << "parameter 'seed' must be an integer";
+  if (op.getInit() == InitKind::Normal && number("std", 1) < 0)
+    return op.emitOpError() << "parameter 'std' must not be negative";
+  if (op.getInit() == InitKind::Uniform && number("low", 0) > number("high", 1))
+    return op.emitOpError() << "parameter 'low' must not exceed 'high'";
   return success();
 }
 
