@@ -1,0 +1,67 @@
+// MemoryCounters: thread-safe tallies of allocations, copies, borrow savings.
+#ifndef TCC_RUNTIME_CORE_COUNTERS_H
+#define TCC_RUNTIME_CORE_COUNTERS_H
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tcc {
+
+/// A consistent-enough copy of the counters at one moment.
+struct CounterSnapshot {
+  uint64_t bytesAllocated = 0;   ///< Bytes of all counted allocations.
+  uint64_t allocations = 0;      ///< Number of counted allocations.
+  uint64_t bytesCopied = 0;      ///< Bytes moved by counted copies.
+  uint64_t copies = 0;           ///< Number of counted copies.
+  uint64_t copiesAvoided = 0;    ///< Copies that borrowing made unnecessary.
+  uint64_t bytesCopyAvoided = 0; ///< Bytes those avoided copies would move.
+  uint64_t liveManagedBytes = 0; ///< Managed-space bytes allocated, not freed.
+  uint64_t peakManagedBytes = 0; ///< Highest liveManagedBytes seen.
+  uint64_t calls = 0;            ///< Function calls made through the runtime.
+
+  /// A short human-readable table, one counter per line.
+  std::string format() const;
+};
+
+/// Thread-safe counters (relaxed atomics). The managed space (shared
+/// variables, later function temporaries) records every allocation and copy
+/// it makes here; user-space arrays that a user creates count nothing.
+class MemoryCounters {
+public:
+  /// A counted allocation of user-visible memory (e.g. a copy returned by
+  /// get_value): counts in allocations/bytesAllocated only.
+  void recordAllocation(uint64_t bytes);
+  /// An allocation in the managed space: also raises live (and peak) bytes.
+  void recordManagedAllocation(uint64_t bytes);
+  /// A managed allocation was freed: lowers live bytes.
+  void recordManagedFree(uint64_t bytes);
+  /// A copy of `bytes` bytes.
+  void recordCopy(uint64_t bytes);
+  /// A copy of `bytes` bytes that borrowing made unnecessary.
+  void recordCopyAvoided(uint64_t bytes);
+  /// One function call.
+  void recordCall();
+
+  /// Reads all counters.
+  CounterSnapshot snapshot() const;
+  /// Zeroes the cumulative counters. Live managed bytes is a state, not a
+  /// tally, so it is kept; peak restarts from the current live bytes.
+  void reset();
+  /// snapshot().format().
+  std::string format() const;
+
+private:
+  std::atomic<uint64_t> bytesAllocated_{0}, allocations_{0}, bytesCopied_{0},
+      copies_{0}, copiesAvoided_{0}, bytesCopyAvoided_{0}, liveManaged_{0},
+      peakManaged_{0}, calls_{0};
+};
+
+/// Counters are shared by the store and the buffers it allocated (a buffer
+/// may outlive the store when a user still holds a borrowed view).
+using CountersPtr = std::shared_ptr<MemoryCounters>;
+
+} // namespace tcc
+
+#endif // TCC_RUNTIME_CORE_COUNTERS_H
