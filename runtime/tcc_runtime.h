@@ -15,5 +15,10 @@
 #include "runtime/core/SharedVariable.h"
 #include "runtime/core/Status.h"
 #include "runtime/core/Value.h"
+#include "runtime/exec/Function.h"
+#include "runtime/exec/Initializers.h"
+#include "runtime/exec/Manifest.h"
+#include "runtime/exec/Program.h"
+#include "runtime/exec/Runtime.h"
 
 #endif // TCC_RUNTIME_TCC_RUNTIME_H

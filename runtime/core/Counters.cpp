@@ -10,32 +10,47 @@ static constexpr auto kRelaxed = std::memory_order_relaxed;
 void MemoryCounters::recordAllocation(uint64_t bytes) {
   allocations_.fetch_add(1, kRelaxed);
   bytesAllocated_.fetch_add(bytes, kRelaxed);
+  if (parent_)
+    parent_->recordAllocation(bytes);
 }
 
 void MemoryCounters::recordManagedAllocation(uint64_t bytes) {
-  recordAllocation(bytes);
+  allocations_.fetch_add(1, kRelaxed);
+  bytesAllocated_.fetch_add(bytes, kRelaxed);
   uint64_t live = liveManaged_.fetch_add(bytes, kRelaxed) + bytes;
   uint64_t peak = peakManaged_.load(kRelaxed);
   while (live > peak &&
          !peakManaged_.compare_exchange_weak(peak, live, kRelaxed))
     ;
+  if (parent_)
+    parent_->recordManagedAllocation(bytes);
 }
 
 void MemoryCounters::recordManagedFree(uint64_t bytes) {
   liveManaged_.fetch_sub(bytes, kRelaxed);
+  if (parent_)
+    parent_->recordManagedFree(bytes);
 }
 
 void MemoryCounters::recordCopy(uint64_t bytes) {
   copies_.fetch_add(1, kRelaxed);
   bytesCopied_.fetch_add(bytes, kRelaxed);
+  if (parent_)
+    parent_->recordCopy(bytes);
 }
 
 void MemoryCounters::recordCopyAvoided(uint64_t bytes) {
   copiesAvoided_.fetch_add(1, kRelaxed);
   bytesCopyAvoided_.fetch_add(bytes, kRelaxed);
+  if (parent_)
+    parent_->recordCopyAvoided(bytes);
 }
 
-void MemoryCounters::recordCall() { calls_.fetch_add(1, kRelaxed); }
+void MemoryCounters::recordCall() {
+  calls_.fetch_add(1, kRelaxed);
+  if (parent_)
+    parent_->recordCall();
+}
 
 CounterSnapshot MemoryCounters::snapshot() const {
   CounterSnapshot s;

@@ -30,6 +30,11 @@ struct CounterSnapshot {
 /// it makes here; user-space arrays that a user creates count nothing.
 class MemoryCounters {
 public:
+  /// Counters whose every record also goes to `parent` (a function's
+  /// counters feed its runtime's).
+  explicit MemoryCounters(std::shared_ptr<MemoryCounters> parent = nullptr)
+      : parent_(std::move(parent)) {}
+
   /// A counted allocation of user-visible memory (e.g. a copy returned by
   /// get_value): counts in allocations/bytesAllocated only.
   void recordAllocation(uint64_t bytes);
@@ -53,6 +58,7 @@ public:
   std::string format() const;
 
 private:
+  std::shared_ptr<MemoryCounters> parent_;
   std::atomic<uint64_t> bytesAllocated_{0}, allocations_{0}, bytesCopied_{0},
       copies_{0}, copiesAvoided_{0}, bytesCopyAvoided_{0}, liveManaged_{0},
       peakManaged_{0}, calls_{0};

@@ -30,8 +30,13 @@ Operation *TcDialect::materializeConstant(OpBuilder &builder, Attribute value,
 /// dimension, or the symbol name of a dynamic one.
 static LogicalResult verifyDims(Operation *op, Attribute attr, Type type) {
   auto dims = dyn_cast<ArrayAttr>(attr);
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!dims || !tensor)
+  // Ranked tensors, and the memrefs they become after bufferization; once
+  // lowered to LLVM pointers the attribute is only a record.
+  if (type && type.getDialect().getNamespace() == "llvm" &&
+      isa<ArrayAttr>(attr))
+    return success();
+  auto tensor = dyn_cast_or_null<ShapedType>(type);
+  if (!dims || !tensor || !tensor.hasRank())
     return op->emitError() << "'" << TcDialect::kDimsAttr
                            << "' must be an array on a ranked tensor";
   if ((int64_t)dims.size() != tensor.getRank())
@@ -77,6 +82,18 @@ static LogicalResult verifyValueAttr(Operation *op, NamedAttribute attr,
   }
   if (name == TcDialect::kDimsAttr)
     return verifyDims(op, attr.getValue(), type);
+  bool symbolAttr = isResult ? name == TcDialect::kUpdateOfAttr
+                             : name == TcDialect::kSharedArgAttr;
+  if (symbolAttr) {
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must name a shared variable";
+    return success();
+  }
+  if (!isResult && name == TcDialect::kOutputArgAttr) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a string";
+    return success();
+  }
   return op->emitError() << "unknown " << (isResult ? "result" : "argument")
                          << " attribute '" << name << "'";
 }

@@ -58,6 +58,11 @@ def Tc_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDimsAttr = "tc.dims";
     static constexpr ::llvm::StringLiteral kReturnInternalTypeAttr =
         "tc.return_internal_type";
+    // Put on by the lowering to buffers: the shared variable an argument
+    // holds, the output an argument receives, the variable a result updates.
+    static constexpr ::llvm::StringLiteral kSharedArgAttr = "tc.shared";
+    static constexpr ::llvm::StringLiteral kOutputArgAttr = "tc.output";
+    static constexpr ::llvm::StringLiteral kUpdateOfAttr = "tc.update_of";
   }];
 }
 

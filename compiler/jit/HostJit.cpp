@@ -1,0 +1,49 @@
+//===- HostJit.cpp - compile a tc module into callable host code ----------===//
+
+#include "compiler/jit/HostJit.h"
+#include "compiler/jit/ManifestBuilder.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlir;
+
+FailureOr<std::shared_ptr<tcc::Program>>
+tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
+  if (failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
+    return failure();
+  FailureOr<Manifest> manifest = buildManifest(module);
+  if (failed(manifest) ||
+      failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
+    return failure();
+
+  static bool targetReady = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)targetReady;
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(module, engineOptions);
+  if (!engine)
+    return emitError(module.getLoc())
+           << "JIT compilation failed: " << llvm::toString(engine.takeError());
+
+  auto program = std::make_shared<Program>();
+  program->manifest = std::move(*manifest);
+  for (const FunctionSpec &f : program->manifest.functions) {
+    auto symbol = (*engine)->lookup(entryPointName(f.name));
+    if (!symbol)
+      return emitError(module.getLoc())
+             << "no entry point for '" << f.name
+             << "': " << llvm::toString(symbol.takeError());
+    program->entries[f.name] = reinterpret_cast<EntryPoint>(*symbol);
+  }
+  program->code = std::shared_ptr<ExecutionEngine>(std::move(*engine));
+  return program;
+}

@@ -1,0 +1,23 @@
+//===- HostJit.h - compile a tc module into callable host code -*- C++ -*-===//
+
+#ifndef TCC_COMPILER_JIT_HOSTJIT_H
+#define TCC_COMPILER_JIT_HOSTJIT_H
+
+#include "compiler/pipelines/Pipelines.h"
+#include "runtime/exec/Program.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+
+namespace tcc {
+
+/// Lowers a tc module (in place) to LLVM and JIT-compiles it for this CPU
+/// with LLVM's ORC JIT, returning the same kind of Program a shared object
+/// would give the runtime.
+mlir::FailureOr<std::shared_ptr<Program>>
+compileForHost(mlir::ModuleOp module, const PipelineOptions &options = {});
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_JIT_HOSTJIT_H

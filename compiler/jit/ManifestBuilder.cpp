@@ -1,0 +1,150 @@
+//===- ManifestBuilder.cpp - the memory contract, read off the IR ---------===//
+
+#include "compiler/jit/ManifestBuilder.h"
+#include "dialects/tc/IR/TcOps.h"
+#include "dialects/tc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace tc = tcc::tc;
+
+/// The runtime's dtype for an element type.
+static FailureOr<tcc::DType> dtypeOf(Location loc, Type t) {
+  if (t.isF32())
+    return tcc::DType::F32;
+  if (t.isF64())
+    return tcc::DType::F64;
+  if (t.isF16())
+    return tcc::DType::F16;
+  if (t.isBF16())
+    return tcc::DType::BF16;
+  if (t.isInteger(1))
+    return tcc::DType::I1;
+  if (t.isInteger(32))
+    return tcc::DType::I32;
+  if (t.isInteger(64))
+    return tcc::DType::I64;
+  return emitError(loc) << "element type " << t << " has no runtime dtype";
+}
+
+/// Dimensions from `tc.dims`, or the static sizes of the type.
+static FailureOr<std::vector<tcc::DimSpec>>
+dimsOf(Location loc, ShapedType type, Attribute dims, StringRef what) {
+  std::vector<tcc::DimSpec> result;
+  auto names = dyn_cast_or_null<ArrayAttr>(dims);
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    tcc::DimSpec d;
+    if (!type.isDynamicDim(i)) {
+      d.size = type.getDimSize(i);
+    } else if (names && i < (int64_t)names.size() &&
+               isa<StringAttr>(names[i])) {
+      d.symbol = cast<StringAttr>(names[i]).str();
+    } else {
+      return emitError(loc) << what << " has a dynamic dimension " << i
+                            << " without a name; name it with tc.dims so "
+                               "the runtime can size it";
+    }
+    result.push_back(d);
+  }
+  return result;
+}
+
+static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
+  tcc::FunctionSpec spec;
+  spec.name = func.getSymName().str();
+  Location loc = func.getLoc();
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    tcc::ArgSpec arg;
+    auto type = dyn_cast<ShapedType>(func.getArgument(i).getType());
+    if (!type)
+      return func.emitError() << "argument " << i << " is not a buffer";
+    if (auto shared =
+            func.getArgAttrOfType<FlatSymbolRefAttr>(i, tc::kSharedArgAttr)) {
+      arg.role = tcc::ArgRole::Shared;
+      arg.name = shared.getValue().str();
+    } else if (auto out =
+                   func.getArgAttrOfType<StringAttr>(i, tc::kOutputArgAttr)) {
+      arg.role = tcc::ArgRole::Output;
+      arg.name = out.str();
+    } else {
+      arg.role = tcc::ArgRole::Input;
+      auto name =
+          func.getArgAttrOfType<StringAttr>(i, tc::TcDialect::kNameAttr);
+      arg.name = name ? name.str() : "arg" + std::to_string(i);
+    }
+    arg.borrow = func.getArgAttr(i, tc::TcDialect::kBorrowAttr) != nullptr;
+    FailureOr<tcc::DType> dtype = dtypeOf(loc, type.getElementType());
+    FailureOr<std::vector<tcc::DimSpec>> dims =
+        dimsOf(loc, type, func.getArgAttr(i, tc::TcDialect::kDimsAttr),
+               "'" + arg.name + "' of '" + spec.name + "'");
+    if (failed(dtype) || failed(dims))
+      return failure();
+    arg.dtype = *dtype;
+    arg.dims = *dims;
+    spec.args.push_back(arg);
+  }
+  if (auto outputs = func->getAttrOfType<ArrayAttr>(tc::kOutputsAttr)) {
+    for (Attribute a : outputs) {
+      auto dict = cast<DictionaryAttr>(a);
+      tcc::OutputSpec out;
+      out.name = dict.getAs<StringAttr>("name").str();
+      out.arg = dict.getAs<IntegerAttr>("arg").getInt();
+      out.borrow = dict.get("borrow") != nullptr;
+      out.returnInternalType = dict.get("internal") != nullptr;
+      spec.outputs.push_back(out);
+    }
+  }
+  if (auto updates = func->getAttrOfType<ArrayAttr>(tc::kUpdatesAttr))
+    for (Attribute a : updates)
+      spec.updates.push_back(cast<FlatSymbolRefAttr>(a).getValue().str());
+  if (func.getNumResults() != 0)
+    return func.emitError()
+           << "'" << spec.name << "' still returns buffers after bufferization";
+
+  // Copies that bufferization inserted, with where they come from.
+  func.walk([&](memref::CopyOp copy) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "copy into " << copy.getTarget().getType() << " at " << copy.getLoc();
+    spec.copies.push_back(text);
+  });
+  return spec;
+}
+
+FailureOr<tcc::Manifest> tcc::buildManifest(ModuleOp module) {
+  Manifest manifest;
+  for (tc::SharedOp op : module.getOps<tc::SharedOp>()) {
+    SharedSpec s;
+    s.name = op.getSymName().str();
+    RankedTensorType type = op.getTensorType();
+    FailureOr<DType> dtype = dtypeOf(op.getLoc(), type.getElementType());
+    if (failed(dtype))
+      return failure();
+    s.dtype = *dtype;
+    s.shape.assign(type.getShape().begin(), type.getShape().end());
+    s.init = tc::stringifyInitKind(op.getInit()).str();
+    if (DictionaryAttr params = op.getParamsAttr()) {
+      for (NamedAttribute p : params) {
+        if (auto f = dyn_cast<FloatAttr>(p.getValue()))
+          s.params[p.getName().str()] = f.getValueAsDouble();
+        else if (auto i = dyn_cast<IntegerAttr>(p.getValue()))
+          s.params[p.getName().str()] = (double)i.getInt();
+        else if (auto str = dyn_cast<StringAttr>(p.getValue()))
+          s.path = str.str();
+      }
+    }
+    manifest.shared.push_back(s);
+  }
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    FailureOr<FunctionSpec> spec = functionSpec(func);
+    if (failed(spec))
+      return failure();
+    manifest.functions.push_back(*spec);
+  }
+  return manifest;
+}

@@ -1,0 +1,21 @@
+//===- ManifestBuilder.h - the memory contract, read off the IR -*- C++ -*-===//
+
+#ifndef TCC_COMPILER_JIT_MANIFESTBUILDER_H
+#define TCC_COMPILER_JIT_MANIFESTBUILDER_H
+
+#include "runtime/exec/Manifest.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tcc {
+
+/// Reads the manifest of a module at the Bufferized stage: the shared
+/// variables, and per function its arguments (inputs, shared variables,
+/// output destinations), where each output lives, what it updates, and
+/// every copy bufferization inserted. Reports what the runtime could not
+/// call (e.g. a dynamic dimension without a name).
+mlir::FailureOr<Manifest> buildManifest(mlir::ModuleOp module);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_JIT_MANIFESTBUILDER_H

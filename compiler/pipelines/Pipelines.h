@@ -1,0 +1,52 @@
+//===- Pipelines.h - the stages from tc to LLVM ----------------*- C++ -*-===//
+
+#ifndef TCC_COMPILER_PIPELINES_PIPELINES_H
+#define TCC_COMPILER_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <functional>
+#include <string>
+
+namespace tcc {
+
+/// The forms a module goes through on the way to machine code, in order.
+enum class Stage {
+  Tc,         ///< the verified tc dialect
+  Linalg,     ///< linalg/tensor/arith/math on tensors, fused
+  Bufferized, ///< memrefs; the memory contract is final
+  Loops,      ///< scf loops over memrefs, deallocations inserted
+  LlvmMlir,   ///< the LLVM dialect, with tcc_entry_* entry points
+};
+
+/// How to run the pipelines.
+struct PipelineOptions {
+  /// Write the IR after every pass as numbered files under this folder.
+  std::string dumpIrAfterAllDir;
+  /// Applies MLIR's command-line pass-manager options (timing, printing).
+  std::function<mlir::LogicalResult(mlir::PassManager &)> configure;
+};
+
+/// The textual pass pipeline that takes a module from `from` to `to`
+/// (exclusive of `from`), as mlir-opt would spell it.
+std::string pipelineBetween(Stage from, Stage to);
+
+/// Lowers `module`, which is at stage `from`, to stage `to` in place.
+/// Diagnostics go to the context's handler.
+mlir::LogicalResult lower(mlir::ModuleOp module, Stage from, Stage to,
+                          const PipelineOptions &options = {});
+
+/// Lowers `module` from the tc dialect to `stage`.
+inline mlir::LogicalResult lowerTo(mlir::ModuleOp module, Stage stage,
+                                   const PipelineOptions &options = {}) {
+  return lower(module, Stage::Tc, stage, options);
+}
+
+/// The entry point that the runtime calls for function `name`: it takes one
+/// argument, an array of pointers to memref descriptors.
+std::string entryPointName(llvm::StringRef function);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_PIPELINES_PIPELINES_H

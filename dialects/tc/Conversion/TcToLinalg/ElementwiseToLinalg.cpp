@@ -1,0 +1,232 @@
+//===- ElementwiseToLinalg.cpp - elementwise tc ops to linalg.generic -----===//
+//
+// Every elementwise op (unary, binary, cmp, select, cast) becomes exactly one
+// `linalg.generic` whose indexing maps broadcast the operands to the result
+// (see getBroadcastMap) and whose body is a few arith/math ops on scalars.
+// `tc.constant` becomes `arith.constant` on the same tensor attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tc/Conversion/TcToLinalg/TcToLinalg.h"
+#include "dialects/tc/Conversion/TcToLinalg/Utils.h"
+#include "dialects/tc/IR/TcOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+using namespace tcc::tc;
+using namespace tcc::tc::lowering;
+
+namespace {
+
+bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
+
+/// `FOp` on floats, `IOp` on integers, for the binary ops whose float and
+/// integer forms take the same operands.
+template <typename FOp, typename IOp>
+Value floatOrInt(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isFloat(lhs))
+    return b.create<FOp>(loc, lhs, rhs);
+  return b.create<IOp>(loc, lhs, rhs);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar bodies, one overload per op. `args` holds the operands' scalars.
+//===----------------------------------------------------------------------===//
+
+Value buildScalar(AddOp, OpBuilder &b, Location loc, ValueRange args) {
+  return floatOrInt<arith::AddFOp, arith::AddIOp>(b, loc, args[0], args[1]);
+}
+Value buildScalar(SubOp, OpBuilder &b, Location loc, ValueRange args) {
+  return floatOrInt<arith::SubFOp, arith::SubIOp>(b, loc, args[0], args[1]);
+}
+Value buildScalar(MulOp, OpBuilder &b, Location loc, ValueRange args) {
+  return floatOrInt<arith::MulFOp, arith::MulIOp>(b, loc, args[0], args[1]);
+}
+/// Integer division truncates toward zero (C semantics, not numpy's floor).
+Value buildScalar(DivOp, OpBuilder &b, Location loc, ValueRange args) {
+  return floatOrInt<arith::DivFOp, arith::DivSIOp>(b, loc, args[0], args[1]);
+}
+Value buildScalar(PowOp, OpBuilder &b, Location loc, ValueRange args) {
+  return floatOrInt<math::PowFOp, math::IPowIOp>(b, loc, args[0], args[1]);
+}
+/// maximumf/minimumf propagate NaN, like numpy's maximum/minimum.
+Value buildScalar(MaximumOp, OpBuilder &b, Location loc, ValueRange args) {
+  return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, loc, args[0],
+                                                       args[1]);
+}
+Value buildScalar(MinimumOp, OpBuilder &b, Location loc, ValueRange args) {
+  return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc, args[0],
+                                                       args[1]);
+}
+
+Value buildScalar(NegOp, OpBuilder &b, Location loc, ValueRange args) {
+  if (isFloat(args[0]))
+    return b.create<arith::NegFOp>(loc, args[0]);
+  Value zero = createScalar(b, loc, args[0].getType(), 0.0);
+  return b.create<arith::SubIOp>(loc, zero, args[0]);
+}
+Value buildScalar(AbsOp, OpBuilder &b, Location loc, ValueRange args) {
+  if (isFloat(args[0]))
+    return b.create<math::AbsFOp>(loc, args[0]);
+  return b.create<math::AbsIOp>(loc, args[0]);
+}
+/// `max(x, 0)`; a NaN input stays NaN.
+Value buildScalar(ReluOp, OpBuilder &b, Location loc, ValueRange args) {
+  Value zero = createScalar(b, loc, args[0].getType(), 0.0);
+  return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, loc, args[0], zero);
+}
+Value buildScalar(ExpOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::ExpOp>(loc, args[0]);
+}
+Value buildScalar(LogOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::LogOp>(loc, args[0]);
+}
+Value buildScalar(TanhOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::TanhOp>(loc, args[0]);
+}
+/// `1 / (1 + exp(-x))`: saturates to 0 and 1 without NaN, since exp(-x)
+/// overflows to +inf and 1/inf is 0.
+Value buildScalar(SigmoidOp, OpBuilder &b, Location loc, ValueRange args) {
+  Value one = createScalar(b, loc, args[0].getType(), 1.0);
+  Value negated = b.create<arith::NegFOp>(loc, args[0]);
+  Value exp = b.create<math::ExpOp>(loc, negated);
+  Value denominator = b.create<arith::AddFOp>(loc, one, exp);
+  return b.create<arith::DivFOp>(loc, one, denominator);
+}
+Value buildScalar(SqrtOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::SqrtOp>(loc, args[0]);
+}
+Value buildScalar(RsqrtOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::RsqrtOp>(loc, args[0]);
+}
+
+/// Floats use ordered predicates, so a NaN compares false, except `ne`, which
+/// is unordered and true for NaN (IEEE and numpy).
+arith::CmpFPredicate floatPredicate(ComparePredicate predicate) {
+  switch (predicate) {
+  case ComparePredicate::eq:
+    return arith::CmpFPredicate::OEQ;
+  case ComparePredicate::ne:
+    return arith::CmpFPredicate::UNE;
+  case ComparePredicate::lt:
+    return arith::CmpFPredicate::OLT;
+  case ComparePredicate::le:
+    return arith::CmpFPredicate::OLE;
+  case ComparePredicate::gt:
+    return arith::CmpFPredicate::OGT;
+  case ComparePredicate::ge:
+    return arith::CmpFPredicate::OGE;
+  }
+  llvm_unreachable("unknown comparison predicate");
+}
+
+/// Integers compare signed; i1 compares unsigned so that false < true (as
+/// signed, true would be -1).
+arith::CmpIPredicate intPredicate(ComparePredicate predicate, bool isBool) {
+  switch (predicate) {
+  case ComparePredicate::eq:
+    return arith::CmpIPredicate::eq;
+  case ComparePredicate::ne:
+    return arith::CmpIPredicate::ne;
+  case ComparePredicate::lt:
+    return isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+  case ComparePredicate::le:
+    return isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+  case ComparePredicate::gt:
+    return isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+  case ComparePredicate::ge:
+    return isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+  }
+  llvm_unreachable("unknown comparison predicate");
+}
+
+Value buildScalar(CmpOp op, OpBuilder &b, Location loc, ValueRange args) {
+  Value lhs = args[0], rhs = args[1];
+  if (isFloat(lhs))
+    return b.create<arith::CmpFOp>(loc, floatPredicate(op.getPredicate()), lhs,
+                                   rhs);
+  return b.create<arith::CmpIOp>(
+      loc, intPredicate(op.getPredicate(), lhs.getType().isInteger(1)), lhs,
+      rhs);
+}
+
+Value buildScalar(SelectOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<arith::SelectOp>(loc, args[0], args[1], args[2]);
+}
+
+Value buildScalar(CastOp op, OpBuilder &b, Location loc, ValueRange args) {
+  return convertScalar(b, loc, args[0], getElementTypeOrSelf(op.getType()));
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Lowers any elementwise op to one broadcasting `linalg.generic` whose body
+/// is the op's buildScalar overload.
+template <typename OpTy>
+struct ElementwiseLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    ValueRange operands = adaptor.getOperands();
+    // A cast to the same type is the identity; no loop needed.
+    if (operands.size() == 1 && operands[0].getType() == resultType &&
+        isa<CastOp>(op.getOperation())) {
+      rewriter.replaceOp(op, operands[0]);
+      return success();
+    }
+    Value result =
+        buildElementwise(rewriter, op.getLoc(), operands, resultType,
+                         [&](OpBuilder &b, Location loc, ValueRange args) {
+                           return buildScalar(op, b, loc, args);
+                         });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// `tc.constant` is `arith.constant` of the same elements attribute, which
+/// One-Shot Bufferize turns into a `memref.global`.
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(Attribute(op.getValue()));
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "constant without a type");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::tc::populateTcElementwiseToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<
+      // Binary arithmetic.
+      ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
+      ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
+      ElementwiseLowering<PowOp>, ElementwiseLowering<MaximumOp>,
+      ElementwiseLowering<MinimumOp>,
+      // Unary.
+      ElementwiseLowering<NegOp>, ElementwiseLowering<AbsOp>,
+      ElementwiseLowering<ReluOp>, ElementwiseLowering<ExpOp>,
+      ElementwiseLowering<LogOp>, ElementwiseLowering<TanhOp>,
+      ElementwiseLowering<SigmoidOp>, ElementwiseLowering<SqrtOp>,
+      ElementwiseLowering<RsqrtOp>,
+      // Comparison, choice, conversion.
+      ElementwiseLowering<CmpOp>, ElementwiseLowering<SelectOp>,
+      ElementwiseLowering<CastOp>, ConstantLowering>(ctx);
+}

@@ -1,0 +1,238 @@
+//===- ReductionToLinalg.cpp - tc reductions to linalg --------------------===//
+//
+// A reduction over `axes` becomes a `linalg.fill` of the combiner's identity
+// into a tensor of the kept dimensions, and one `linalg.generic` whose loops
+// are the input's dimensions, with reduction iterators at `axes`. `keepdims`
+// then reinserts the reduced dimensions with a `tensor.expand_shape`, which
+// is a view (no copy after bufferization).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tc/Conversion/TcToLinalg/TcToLinalg.h"
+#include "dialects/tc/Conversion/TcToLinalg/Utils.h"
+#include "dialects/tc/IR/TcOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace tcc::tc;
+using namespace tcc::tc::lowering;
+
+namespace {
+
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+
+/// The smallest value of `type`: -inf for floats (so that any element,
+/// including -inf itself, is >= it), INT_MIN for integers.
+Value createLowest(OpBuilder &b, Location loc, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.create<arith::ConstantOp>(
+        loc,
+        b.getFloatAttr(floatType, -std::numeric_limits<double>::infinity()));
+  unsigned width = type.getIntOrFloatBitWidth();
+  return b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(type, llvm::APInt::getSignedMinValue(width)));
+}
+
+/// The largest value of `type`: +inf or INT_MAX.
+Value createHighest(OpBuilder &b, Location loc, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.create<arith::ConstantOp>(
+        loc,
+        b.getFloatAttr(floatType, std::numeric_limits<double>::infinity()));
+  unsigned width = type.getIntOrFloatBitWidth();
+  return b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(type, llvm::APInt::getSignedMaxValue(width)));
+}
+
+/// The identity of the combiner. A float sum starts at -0.0, the true
+/// additive identity: -0.0 + x is x for every x, so the sum of [-0.0] stays
+/// -0.0 as in numpy (+0.0 would turn it into +0.0).
+Value createIdentity(OpBuilder &b, Location loc, Type type, ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return createScalar(b, loc, type, isa<FloatType>(type) ? -0.0 : 0.0);
+  case ReduceKind::Prod:
+    return createScalar(b, loc, type, 1.0);
+  case ReduceKind::Max:
+    return createLowest(b, loc, type);
+  case ReduceKind::Min:
+    return createHighest(b, loc, type);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+/// One step of the reduction. Float max/min propagate NaN (maximumf and
+/// minimumf), as numpy's max/min do; integers compare signed.
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value element,
+              Value acc) {
+  bool isFloat = isa<FloatType>(element.getType());
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return isFloat ? b.create<arith::AddFOp>(loc, element, acc).getResult()
+                   : b.create<arith::AddIOp>(loc, element, acc).getResult();
+  case ReduceKind::Prod:
+    return isFloat ? b.create<arith::MulFOp>(loc, element, acc).getResult()
+                   : b.create<arith::MulIOp>(loc, element, acc).getResult();
+  case ReduceKind::Max:
+    return isFloat ? b.create<arith::MaximumFOp>(loc, element, acc).getResult()
+                   : b.create<arith::MaxSIOp>(loc, element, acc).getResult();
+  case ReduceKind::Min:
+    return isFloat ? b.create<arith::MinimumFOp>(loc, element, acc).getResult()
+                   : b.create<arith::MinSIOp>(loc, element, acc).getResult();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+/// The number of reduced elements as a float of `type`: a constant when the
+/// reduced dimensions are static, else the product of their `tensor.dim`s.
+Value createCount(OpBuilder &b, Location loc, Value input,
+                  ArrayRef<int64_t> axes, Type type) {
+  RankedTensorType inputType = tensorType(input);
+  if (llvm::none_of(
+          axes, [&](int64_t axis) { return inputType.isDynamicDim(axis); })) {
+    int64_t count = 1;
+    for (int64_t axis : axes)
+      count *= inputType.getDimSize(axis);
+    return createScalar(b, loc, type, static_cast<double>(count));
+  }
+  Value count = createSizeProduct(b, loc, input, axes);
+  Value count64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), count);
+  return b.create<arith::SIToFPOp>(loc, type, count64);
+}
+
+/// Lowers sum, mean, max, min and prod. A mean of f16 or bf16 accumulates
+/// and divides in f32 (as numpy does for float16), so that neither the sum
+/// nor the count overflows the narrow type.
+template <typename OpTy, ReduceKind kind>
+struct ReductionLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType inputType = tensorType(input);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> axes = op.getAxes();
+    int64_t rank = inputType.getRank();
+    Type elementType = inputType.getElementType();
+    Type accType = elementType;
+    if (kind == ReduceKind::Mean && elementType.getIntOrFloatBitWidth() < 32)
+      accType = rewriter.getF32Type();
+
+    SmallVector<OpFoldResult> sizes =
+        getReducedSizes(rewriter, loc, input, axes);
+    Value init = createFilled(rewriter, loc, sizes,
+                              createIdentity(rewriter, loc, accType, kind));
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(rank),
+        getReducedMap(rewriter.getContext(), rank, axes)};
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{init.getType()}, ValueRange{input}, ValueRange{init},
+        maps, getReductionIterators(rank, axes),
+        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          Value element = convertScalar(b, nestedLoc, args[0], accType);
+          b.create<linalg::YieldOp>(
+              nestedLoc, combine(b, nestedLoc, kind, element, args[1]));
+        });
+    Value reduced = generic.getResult(0);
+
+    if (kind == ReduceKind::Mean) {
+      Value count = createCount(rewriter, loc, input, axes, accType);
+      auto meanType =
+          RankedTensorType::get(tensorType(reduced).getShape(), elementType);
+      reduced = buildElementwise(
+          rewriter, loc, reduced, meanType,
+          [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+            Value mean = b.create<arith::DivFOp>(nestedLoc, args[0], count);
+            return convertScalar(b, nestedLoc, mean, elementType);
+          });
+    }
+    rewriter.replaceOp(
+        op, expandReducedDims(rewriter, loc, reduced, resultType, axes));
+    return success();
+  }
+};
+
+/// argmax: one `linalg.generic` with two outputs, the running maximum and
+/// its index. An element replaces the current maximum only when it is
+/// strictly greater, so ties keep the first index; a NaN counts as the
+/// largest value and the first NaN wins, as in numpy.
+struct ArgmaxLowering : OpConversionPattern<ArgmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ArgmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType inputType = tensorType(input);
+    Type elementType = inputType.getElementType();
+    int64_t rank = inputType.getRank();
+    int64_t axis = op.getAxis();
+    Type i64 = rewriter.getI64Type();
+
+    SmallVector<OpFoldResult> sizes =
+        getReducedSizes(rewriter, loc, input, {axis});
+    Value maxInit = createFilled(rewriter, loc, sizes,
+                                 createLowest(rewriter, loc, elementType));
+    Value indexInit = createFilled(rewriter, loc, sizes,
+                                   createScalar(rewriter, loc, i64, 0.0));
+    AffineMap reducedMap = getReducedMap(rewriter.getContext(), rank, {axis});
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
+                                   reducedMap, reducedMap};
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{maxInit.getType(), indexInit.getType()},
+        ValueRange{input}, ValueRange{maxInit, indexInit}, maps,
+        getReductionIterators(rank, {axis}),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value element = args[0], best = args[1], bestIndex = args[2];
+          Value index = b.create<arith::IndexCastOp>(
+              l, i64, b.create<linalg::IndexOp>(l, axis));
+          Value take;
+          if (isa<FloatType>(elementType)) {
+            Value greater = b.create<arith::CmpFOp>(
+                l, arith::CmpFPredicate::OGT, element, best);
+            Value isNan = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO,
+                                                  element, element);
+            Value bestIsNumber = b.create<arith::CmpFOp>(
+                l, arith::CmpFPredicate::ORD, best, best);
+            Value firstNan = b.create<arith::AndIOp>(l, isNan, bestIsNumber);
+            take = b.create<arith::OrIOp>(l, greater, firstNan);
+          } else {
+            take = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt,
+                                           element, best);
+          }
+          Value newBest = b.create<arith::SelectOp>(l, take, element, best);
+          Value newIndex = b.create<arith::SelectOp>(l, take, index, bestIndex);
+          b.create<linalg::YieldOp>(l, ValueRange{newBest, newIndex});
+        });
+    rewriter.replaceOp(op,
+                       expandReducedDims(rewriter, loc, generic.getResult(1),
+                                         op.getType(), {axis}));
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::tc::populateTcReductionToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ReductionLowering<SumOp, ReduceKind::Sum>,
+               ReductionLowering<MeanOp, ReduceKind::Mean>,
+               ReductionLowering<MaxOp, ReduceKind::Max>,
+               ReductionLowering<MinOp, ReduceKind::Min>,
+               ReductionLowering<ProdOp, ReduceKind::Prod>, ArgmaxLowering>(
+      patterns.getContext());
+}

@@ -1,0 +1,154 @@
+//===- OutputsToDestinations.cpp - borrow flags and output buffers --------===//
+
+#include "dialects/tc/IR/TcOps.h"
+#include "dialects/tc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+namespace tcc::tc {
+#define GEN_PASS_DEF_OUTPUTSTODESTINATIONS
+#include "dialects/tc/Transforms/Passes.h.inc"
+} // namespace tcc::tc
+
+using namespace mlir;
+using namespace tcc::tc;
+
+static constexpr StringLiteral kWritable =
+    bufferization::BufferizationDialect::kWritableAttrName;
+
+/// Whether every use of `arg` happens at or before `point` in the entry
+/// block, so that writing `arg`'s buffer right after `point` is safe.
+static bool allUsesBefore(BlockArgument arg, Operation *point) {
+  return llvm::all_of(arg.getUsers(), [&](Operation *user) {
+    Operation *top = point->getBlock()->findAncestorOpInBlock(*user);
+    return top && (top == point || top->isBeforeInBlock(point));
+  });
+}
+
+/// Gives every use of a `tensor.empty` its own copy. CSE merges identical
+/// empties, and a merged one would let `eliminate-empty-tensors` point two
+/// unrelated computations at the same destination buffer, which then
+/// conflict.
+static void unshareEmptyTensors(func::FuncOp func) {
+  SmallVector<tensor::EmptyOp> empties;
+  func.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
+  OpBuilder b(func.getContext());
+  for (tensor::EmptyOp empty : empties) {
+    SmallVector<OpOperand *> uses = llvm::to_vector(
+        llvm::map_range(empty->getUses(), [](OpOperand &u) { return &u; }));
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      b.setInsertionPoint(use->getOwner());
+      use->set(b.clone(*empty)->getResult(0));
+    }
+  }
+}
+
+namespace {
+
+struct OutputsToDestinationsPass
+    : public tcc::tc::impl::OutputsToDestinationsBase<
+          OutputsToDestinationsPass> {
+  void runOnOperation() override {
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal()) {
+        unshareEmptyTensors(func);
+        convert(func);
+      }
+  }
+
+  void convert(func::FuncOp func) {
+    OpBuilder b(func.getContext());
+    Block &entry = func.getBody().front();
+    unsigned numInputs = func.getNumArguments();
+
+    // Inputs: writable exactly when borrowed (shared-variable arguments
+    // already carry their flag).
+    for (unsigned i = 0; i < numInputs; ++i)
+      if (!func.getArgAttr(i, kWritable))
+        func.setArgAttr(
+            i, kWritable,
+            b.getBoolAttr(func.getArgAttr(i, TcDialect::kBorrowAttr) !=
+                          nullptr));
+
+    auto ret = cast<func::ReturnOp>(entry.getTerminator());
+    SmallVector<Attribute> outputs;
+    SmallVector<bool> takenInputs(numInputs, false);
+    for (unsigned r = 0; r < func.getNumResults(); ++r) {
+      if (func.getResultAttr(r, kUpdateOfAttr))
+        continue;
+      Value value = ret.getOperand(r);
+      auto nameAttr =
+          func.getResultAttrOfType<StringAttr>(r, TcDialect::kNameAttr);
+      StringAttr name =
+          nameAttr ? nameAttr : b.getStringAttr("result" + std::to_string(r));
+      bool borrowed = func.getResultAttr(r, TcDialect::kBorrowAttr) != nullptr;
+      Attribute dims = func.getResultAttr(r, TcDialect::kDimsAttr);
+
+      // Where the value is complete: right after its definition.
+      Operation *def = value.getDefiningOp();
+      if (def)
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(&entry);
+
+      // A borrowed output may live in a borrowed input of the same type
+      // that nothing reads afterwards.
+      std::optional<unsigned> dest;
+      if (borrowed) {
+        for (unsigned i = 0; i < numInputs && !dest; ++i) {
+          BlockArgument arg = entry.getArgument(i);
+          bool candidate = !takenInputs[i] &&
+                           arg.getType() == value.getType() &&
+                           func.getArgAttr(i, TcDialect::kBorrowAttr) &&
+                           !func.getArgAttr(i, kSharedArgAttr) &&
+                           func.getArgAttr(i, TcDialect::kDimsAttr) == dims &&
+                           (value == arg || (def && allUsesBefore(arg, def)));
+          if (candidate)
+            dest = i;
+        }
+      }
+      Value result;
+      if (dest) {
+        takenInputs[*dest] = true;
+        BlockArgument arg = entry.getArgument(*dest);
+        result = value == arg
+                     ? value
+                     : b.create<bufferization::MaterializeInDestinationOp>(
+                            ret.getLoc(), value, arg)
+                           .getResult();
+      } else {
+        // A destination argument that the runtime supplies.
+        NamedAttrList attrs;
+        attrs.append(kOutputArgAttr, name);
+        attrs.append(kWritable, b.getBoolAttr(true));
+        if (borrowed)
+          attrs.append(TcDialect::kBorrowAttr, b.getUnitAttr());
+        if (dims)
+          attrs.append(TcDialect::kDimsAttr, dims);
+        unsigned index = func.getNumArguments();
+        func.insertArgument(index, value.getType(),
+                            attrs.getDictionary(func.getContext()),
+                            ret.getLoc());
+        dest = index;
+        result = b.create<bufferization::MaterializeInDestinationOp>(
+                      ret.getLoc(), value, entry.getArgument(index))
+                     .getResult();
+      }
+      ret.setOperand(r, result);
+      NamedAttrList output;
+      output.append("name", name);
+      output.append("arg", b.getI64IntegerAttr(*dest));
+      if (borrowed)
+        output.append("borrow", b.getUnitAttr());
+      if (func.getResultAttr(r, TcDialect::kReturnInternalTypeAttr))
+        output.append("internal", b.getUnitAttr());
+      outputs.push_back(output.getDictionary(func.getContext()));
+    }
+    func->setAttr(kOutputsAttr, b.getArrayAttr(outputs));
+  }
+};
+
+} // namespace

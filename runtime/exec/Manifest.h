@@ -1,0 +1,89 @@
+//===- Manifest.h - what a compiled artifact contains and promises -------===//
+//
+// The compiler writes a manifest next to the code of every artifact; the
+// runtime reads it to create shared variables, check calls, and apply the
+// memory contract that bufferization decided. Plain data: no MLIR here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_EXEC_MANIFEST_H
+#define TCC_RUNTIME_EXEC_MANIFEST_H
+
+#include "runtime/core/DType.h"
+#include "runtime/core/Shape.h"
+#include "runtime/core/Status.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+/// One dimension of a declared type: a static size, or a symbol (`N`)
+/// bound at call time.
+struct DimSpec {
+  int64_t size = -1;
+  std::string symbol;
+  bool isSymbolic() const { return !symbol.empty(); }
+};
+
+/// What an argument of a compiled function is for.
+enum class ArgRole {
+  Input,  ///< a user input, in declaration order
+  Shared, ///< a shared variable's storage
+  Output, ///< a destination buffer the runtime supplies for an output
+};
+
+/// One argument of a compiled entry point.
+struct ArgSpec {
+  ArgRole role = ArgRole::Input;
+  std::string name; ///< the input, variable or output name
+  DType dtype = DType::F32;
+  std::vector<DimSpec> dims;
+  /// Inputs: may be overwritten. Outputs: the buffer may be reused.
+  bool borrow = false;
+};
+
+/// One output of a function: the argument whose buffer holds it after the
+/// call (an Output argument, or a borrowed input computed in place).
+struct OutputSpec {
+  std::string name;
+  size_t arg = 0;
+  bool borrow = false;
+  bool returnInternalType = false;
+};
+
+/// A compiled function.
+struct FunctionSpec {
+  std::string name;
+  std::vector<ArgSpec> args;
+  std::vector<OutputSpec> outputs;
+  /// Shared variables the function updates.
+  std::vector<std::string> updates;
+  /// Copies bufferization inserted, with why (for `tcc explain`).
+  std::vector<std::string> copies;
+
+  size_t numInputs() const;
+};
+
+/// A shared variable's declaration and initializer.
+struct SharedSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  Shape shape;
+  std::string init; ///< zeros, ones, fill, uniform, normal, npy
+  std::map<std::string, double> params;
+  std::string path; ///< npy only
+};
+
+/// Everything an artifact declares.
+struct Manifest {
+  std::vector<SharedSpec> shared;
+  std::vector<FunctionSpec> functions;
+
+  const FunctionSpec *findFunction(const std::string &name) const;
+};
+
+} // namespace tcc
+
+#endif // TCC_RUNTIME_EXEC_MANIFEST_H

@@ -1,0 +1,180 @@
+//===- Compile.cpp - tcc compile ------------------------------------------===//
+
+#include "Commands.h"
+#include "compiler/driver/LoadModule.h"
+#include "compiler/pipelines/Pipelines.h"
+#include "compiler/pipelines/Registration.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tcc::cli;
+namespace cl = llvm::cl;
+
+namespace {
+
+enum class Emit { Tc, Linalg, Bufferized, Loops, LlvmMlir, LlvmIr };
+
+/// The options of `tcc compile`; they exist only while it runs.
+struct CompileOptions {
+  cl::OptionCategory category{"tcc compile options"};
+  cl::opt<std::string> inputFile{
+      cl::Positional, cl::desc("<graph.tg | tc.mlir>"), cl::cat(category)};
+  cl::opt<std::string> outputFile{
+      "o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
+      cl::init("-"), cl::cat(category)};
+  cl::opt<Emit> emit{
+      "emit", cl::desc("What to produce"), cl::init(Emit::Tc),
+      cl::values(
+          clEnumValN(Emit::Tc, "tc", "the verified tc dialect"),
+          clEnumValN(Emit::Linalg, "linalg",
+                     "linalg/tensor/arith/math on tensors, fused"),
+          clEnumValN(Emit::Bufferized, "bufferized",
+                     "memrefs after One-Shot Bufferize: the memory contract"),
+          clEnumValN(Emit::Loops, "loops", "loops over memrefs"),
+          clEnumValN(Emit::LlvmMlir, "llvm-mlir", "the LLVM dialect"),
+          clEnumValN(Emit::LlvmIr, "llvm-ir", "LLVM IR")),
+      cl::cat(category)};
+  cl::opt<std::string> dumpIrAfterAll{
+      "dump-ir-after-all",
+      cl::desc("Write the IR after every pass into this folder, one "
+               "numbered file per pass"),
+      cl::value_desc("dir"), cl::cat(category)};
+  cl::opt<bool> timing{"timing", cl::desc("Print the time each pass takes"),
+                       cl::cat(category)};
+  cl::opt<std::string> splitInputFile{
+      "split-input-file", cl::ValueOptional,
+      cl::desc("Split the input into chunks at this marker (default '# "
+               "-----' for graph files, '// -----' for MLIR) and compile "
+               "each alone"),
+      cl::cat(category)};
+  cl::opt<bool> verifyDiagnostics{
+      "verify-diagnostics",
+      cl::desc("Check the diagnostics against expected-error annotations in "
+               "the input (for tests)"),
+      cl::cat(category)};
+};
+
+LogicalResult compileBuffer(const CompileOptions &opts,
+                            std::unique_ptr<llvm::MemoryBuffer> buffer,
+                            tcc::InputKind kind,
+                            const DialectRegistry &registry,
+                            llvm::raw_ostream &os) {
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+
+  auto compile = [&]() -> LogicalResult {
+    OwningOpRef<ModuleOp> module = tcc::parseModule(sourceMgr, &context, kind);
+    if (!module)
+      return failure();
+    tcc::PipelineOptions options;
+    options.dumpIrAfterAllDir = opts.dumpIrAfterAll;
+    options.configure = [&](PassManager &pm) -> LogicalResult {
+      if (failed(applyPassManagerCLOptions(pm)))
+        return failure();
+      if (opts.timing)
+        pm.enableTiming();
+      else
+        applyDefaultTimingPassManagerCLOptions(pm);
+      return success();
+    };
+    tcc::Stage stage = opts.emit == Emit::LlvmIr
+                           ? tcc::Stage::LlvmMlir
+                           : (tcc::Stage)(int)opts.emit.getValue();
+    if (failed(tcc::lowerTo(*module, stage, options)))
+      return failure();
+    if (opts.emit == Emit::LlvmIr) {
+      llvm::LLVMContext llvmContext;
+      std::unique_ptr<llvm::Module> llvmModule =
+          translateModuleToLLVMIR(*module, llvmContext);
+      if (!llvmModule)
+        return emitError(module->getLoc(), "translation to LLVM IR failed");
+      llvmModule->print(os, nullptr);
+      return success();
+    }
+    module->print(os, OpPrintingFlags());
+    os << "\n";
+    return success();
+  };
+
+  if (opts.verifyDiagnostics) {
+    SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context);
+    (void)compile();
+    return handler.verify();
+  }
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  return compile();
+}
+
+} // namespace
+
+/// `tcc compile`: load, verify, and print the requested form.
+int tcc::cli::runCompile(int argc, char **argv) {
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  CompileOptions opts;
+  cl::HideUnrelatedOptions(opts.category);
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!cl::ParseCommandLineOptions(argc, argv, "tcc compile\n", &errorStream)) {
+    llvm::errs() << errors;
+    return kBadUsage;
+  }
+  if (opts.inputFile.empty()) {
+    llvm::errs() << "tcc compile: error: no input file (usage: tcc compile "
+                    "FILE [options])\n";
+    return kBadUsage;
+  }
+
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(opts.inputFile, &message);
+  if (!input) {
+    llvm::errs() << "tcc compile: error: " << message << "\n";
+    return kBadInput;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(opts.outputFile, &message);
+  if (!output) {
+    llvm::errs() << "tcc compile: error: " << message << "\n";
+    return kBadUsage;
+  }
+
+  DialectRegistry registry;
+  tcc::registerCompilerDialects(registry);
+  tcc::InputKind kind = tcc::inputKindOf(opts.inputFile);
+  auto process = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+                     llvm::raw_ostream &os) {
+    return compileBuffer(opts, std::move(chunk), kind, registry, os);
+  };
+  LogicalResult result = failure();
+  if (opts.splitInputFile.getNumOccurrences()) {
+    std::string marker = opts.splitInputFile;
+    if (marker.empty())
+      marker = kind == tcc::InputKind::Mlir ? "// -----" : "# -----";
+    result = splitAndProcessBuffer(std::move(input), process, output->os(),
+                                   marker, marker);
+  } else {
+    result = process(std::move(input), output->os());
+  }
+  if (failed(result))
+    return kBadInput;
+  output->keep();
+  return kSuccess;
+}

@@ -1,0 +1,191 @@
+//===- Run.cpp - tcc run --------------------------------------------------===//
+//
+// Compiles a graph for this CPU in process, loads it into a runtime, and
+// calls one function on inputs read from .npy files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "compiler/driver/LoadModule.h"
+#include "compiler/jit/HostJit.h"
+#include "compiler/pipelines/Registration.h"
+#include "runtime/core/Npy.h"
+#include "runtime/exec/Runtime.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace tcc::cli;
+namespace cl = llvm::cl;
+
+namespace {
+
+/// The options of `tcc run`; they exist only while it runs.
+struct RunOptions {
+  cl::OptionCategory category{"tcc run options"};
+  cl::opt<std::string> inputFile{
+      cl::Positional, cl::desc("<graph.tg | tc.mlir>"), cl::cat(category)};
+  cl::opt<std::string> function{"function", cl::desc("The function to call"),
+                                cl::value_desc("name"), cl::cat(category)};
+  cl::list<std::string> inputs{
+      "input", cl::desc("An input, as NAME=PATH.npy (repeat per input)"),
+      cl::value_desc("name=path"), cl::cat(category)};
+  cl::opt<std::string> sharedIn{
+      "shared", cl::desc("Load shared variables from this .npz first"),
+      cl::value_desc("path.npz"), cl::cat(category)};
+  cl::opt<std::string> outputDir{
+      "output-dir", cl::desc("Where to write each output as NAME.npy"),
+      cl::value_desc("dir"), cl::init("."), cl::cat(category)};
+  cl::opt<std::string> saveShared{
+      "save-shared", cl::desc("Save the shared variables after the calls"),
+      cl::value_desc("path.npz"), cl::cat(category)};
+  cl::opt<unsigned> repeat{"repeat", cl::desc("Call the function N times"),
+                           cl::value_desc("N"), cl::init(1), cl::cat(category)};
+};
+
+/// LLVM itself owns an option named "stats" (its statistics, empty in
+/// release builds); `tcc run --stats` reuses it rather than clash with it.
+cl::Option *adoptStatsOption(cl::OptionCategory &category) {
+  auto &options = cl::getRegisteredOptions();
+  auto it = options.find("stats");
+  if (it == options.end())
+    return nullptr;
+  cl::Option *stats = it->second;
+  stats->setDescription("Print the memory counters after the calls");
+  stats->addCategory(category);
+  stats->setHiddenFlag(cl::NotHidden);
+  return stats;
+}
+
+int fail(const tcc::Status &status) {
+  llvm::errs() << "tcc run: error: " << status.message() << "\n";
+  return kBadInput;
+}
+
+std::string describe(const tcc::Array &a) {
+  return std::string(tcc::dtypeName(a.dtype())) + tcc::shapeToString(a.shape());
+}
+
+} // namespace
+
+int tcc::cli::runRun(int argc, char **argv) {
+  RunOptions opts;
+  cl::HideUnrelatedOptions(opts.category);
+  cl::Option *stats = adoptStatsOption(opts.category);
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!cl::ParseCommandLineOptions(argc, argv, "tcc run\n", &errorStream)) {
+    llvm::errs() << errors;
+    return kBadUsage;
+  }
+  if (opts.inputFile.empty() || opts.function.empty()) {
+    llvm::errs() << "tcc run: error: usage: tcc run FILE --function=NAME "
+                    "[--input=NAME=PATH.npy ...]\n";
+    return kBadUsage;
+  }
+  if (opts.repeat == 0) {
+    llvm::errs() << "tcc run: error: --repeat must be at least 1\n";
+    return kBadUsage;
+  }
+  std::map<std::string, Array> inputs;
+  for (const std::string &spec : opts.inputs) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "tcc run: error: --input wants NAME=PATH.npy, got '"
+                   << spec << "'\n";
+      return kBadUsage;
+    }
+    Result<Array> value = loadNpy(spec.substr(eq + 1));
+    if (!value.ok())
+      return fail(value.status());
+    inputs[spec.substr(0, eq)] = value.value();
+  }
+
+  // Compile.
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(opts.inputFile, &message);
+  if (!file) {
+    llvm::errs() << "tcc run: error: " << message << "\n";
+    return kBadInput;
+  }
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  auto compileStart = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module =
+      parseModule(sourceMgr, &context, inputKindOf(opts.inputFile));
+  if (!module)
+    return kBadInput;
+  FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
+  if (failed(program))
+    return kBadInput;
+  double compileMs = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - compileStart)
+                         .count();
+
+  // Load and call.
+  Runtime runtime;
+  if (Status s = runtime.load(*program); !s.ok())
+    return fail(s);
+  if (!opts.sharedIn.empty())
+    if (Status s = runtime.shared().loadNpz(opts.sharedIn, true); !s.ok())
+      return fail(s);
+  Result<Function *> fn = runtime.function(opts.function);
+  if (!fn.ok())
+    return fail(fn.status());
+  std::vector<Array> outputs;
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 0; i < opts.repeat; ++i) {
+    Result<std::vector<Array>> result = fn.value()->call(inputs);
+    if (!result.ok())
+      return fail(result.status());
+    outputs = std::move(result).value();
+  }
+  double callMs = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count() /
+                  opts.repeat;
+
+  // Write the results.
+  if (std::error_code ec = llvm::sys::fs::create_directories(opts.outputDir)) {
+    llvm::errs() << "tcc run: error: cannot create '" << opts.outputDir
+                 << "': " << ec.message() << "\n";
+    return kBadInput;
+  }
+  const FunctionSpec &spec = fn.value()->spec();
+  llvm::outs() << "tcc run: " << opts.function << " (compiled in "
+               << llvm::format("%.1f", compileMs) << " ms, "
+               << llvm::format("%.3f", callMs) << " ms per call over "
+               << opts.repeat << (opts.repeat == 1 ? " call)\n" : " calls)\n");
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    llvm::SmallString<256> path(opts.outputDir.getValue());
+    llvm::sys::path::append(path, spec.outputs[i].name + ".npy");
+    if (Status s = saveNpy(path.str().str(), outputs[i]); !s.ok())
+      return fail(s);
+    llvm::outs() << "  " << spec.outputs[i].name << ": " << describe(outputs[i])
+                 << " -> " << path << "\n";
+  }
+  if (!opts.saveShared.empty()) {
+    if (Status s = runtime.shared().saveNpz(opts.saveShared); !s.ok())
+      return fail(s);
+    llvm::outs() << "  shared variables -> " << opts.saveShared << "\n";
+  }
+  if (stats && stats->getNumOccurrences())
+    llvm::outs() << "function " << opts.function << ":\n"
+                 << fn.value()->counters().format() << "runtime:\n"
+                 << runtime.counters().format();
+  return kSuccess;
+}
