@@ -47,8 +47,31 @@ Value buildScalar(MulOp, OpBuilder &b, Location loc, ValueRange args) {
   return floatOrInt<arith::MulFOp, arith::MulIOp>(b, loc, args[0], args[1]);
 }
 /// Integer division truncates toward zero (C semantics, not numpy's floor).
+/// It never traps: x / 0 is 0 (numpy's result too) and INT_MIN / -1 wraps
+/// to INT_MIN, since the hardware division would kill the process.
 Value buildScalar(DivOp, OpBuilder &b, Location loc, ValueRange args) {
-  return floatOrInt<arith::DivFOp, arith::DivSIOp>(b, loc, args[0], args[1]);
+  Value lhs = args[0], rhs = args[1];
+  if (isFloat(lhs))
+    return b.create<arith::DivFOp>(loc, lhs, rhs);
+  auto type = cast<IntegerType>(lhs.getType());
+  auto constant = [&](const APInt &v) -> Value {
+    return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(type, v));
+  };
+  unsigned width = type.getWidth();
+  Value zero = constant(APInt::getZero(width));
+  Value one = constant(APInt(width, 1));
+  Value minusOne = constant(APInt::getAllOnes(width));
+  Value minValue = constant(APInt::getSignedMinValue(width));
+  Value byZero =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rhs, zero);
+  Value overflows = b.create<arith::AndIOp>(
+      loc,
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lhs, minValue),
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rhs, minusOne));
+  Value unsafe = b.create<arith::OrIOp>(loc, byZero, overflows);
+  Value divisor = b.create<arith::SelectOp>(loc, unsafe, one, rhs);
+  Value quotient = b.create<arith::DivSIOp>(loc, lhs, divisor);
+  return b.create<arith::SelectOp>(loc, byZero, zero, quotient);
 }
 Value buildScalar(PowOp, OpBuilder &b, Location loc, ValueRange args) {
   return floatOrInt<math::PowFOp, math::IPowIOp>(b, loc, args[0], args[1]);
