@@ -2,6 +2,7 @@
 
 #include "compiler/jit/HostJit.h"
 #include "compiler/jit/ManifestBuilder.h"
+#include "compiler/pipelines/MatmulToBlas.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -29,6 +30,10 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
   engineOptions.transformer = makeOptimizingTransformer(
       /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // Matrix products call the runtime's kernels library.
+  std::string kernels = kernelsLibraryPath();
+  SmallVector<StringRef> libraries = {kernels};
+  engineOptions.sharedLibPaths = libraries;
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)
     return emitError(module.getLoc())

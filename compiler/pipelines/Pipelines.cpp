@@ -7,6 +7,7 @@
 
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
+#include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/Registration.h"
 #include "compiler/pipelines/StripTcRecords.h"
 
@@ -37,7 +38,8 @@ static std::string stagePipeline(tcc::Stage s) {
            "function-boundary-type-conversion=identity-layout-map},"
            "drop-equivalent-buffer-results,canonicalize";
   case tcc::Stage::Loops:
-    return "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    return "tcc-matmul-to-blas,"
+           "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "func.func(convert-linalg-to-loops),canonicalize";
   case tcc::Stage::LlvmMlir:
     return "lower-affine,expand-strided-metadata,convert-scf-to-cf,"

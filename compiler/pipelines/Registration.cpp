@@ -5,6 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/Registration.h"
+#include "compiler/pipelines/EmitEntryPoints.h"
+#include "compiler/pipelines/MatmulToBlas.h"
+#include "compiler/pipelines/StripTcRecords.h"
 #include "dialects/tc/Conversion/Passes.h"
 #include "dialects/tc/IR/TcDialect.h"
 #include "dialects/tc/Transforms/Passes.h"
@@ -66,6 +69,9 @@ void tcc::registerCompilerPasses() {
     bufferization::registerBufferizationPipelines();
     tc::registerTcConversionPasses();
     tc::registerTcTransformsPasses();
+    registerPass([] { return tcc::createMatmulToBlasPass(); });
+    registerPass([] { return tcc::createEmitEntryPointsPass(); });
+    registerPass([] { return tcc::createStripTcRecordsPass(); });
     return true;
   }();
   (void)done;

@@ -1,0 +1,132 @@
+//===- Artifact.cpp - ahead-of-time artifacts: asm, object, shared object -===//
+
+#include "compiler/aot/Artifact.h"
+#include "compiler/jit/ManifestBuilder.h"
+#include "compiler/pipelines/MatmulToBlas.h"
+#include "runtime/loader/ManifestText.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+
+/// A target machine for the CPU this runs on, with all its features.
+static std::unique_ptr<llvm::TargetMachine> hostTargetMachine(Location loc,
+                                                              unsigned opt) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    emitError(loc) << "no LLVM target for " << triple << ": " << error;
+    return nullptr;
+  }
+  std::string features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features += (features.empty() ? "" : ",") +
+                std::string(feature.second ? "+" : "-") + feature.first().str();
+  llvm::CodeGenOptLevel level = opt == 0   ? llvm::CodeGenOptLevel::None
+                                : opt == 1 ? llvm::CodeGenOptLevel::Less
+                                : opt == 2 ? llvm::CodeGenOptLevel::Default
+                                           : llvm::CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), features, llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
+                                 StringRef path, llvm::raw_pwrite_stream *os,
+                                 unsigned optLevel,
+                                 const PipelineOptions &options) {
+  Location loc = module.getLoc();
+  if (failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
+    return failure();
+  FailureOr<Manifest> manifest = buildManifest(module);
+  if (failed(manifest) ||
+      failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
+    return failure();
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return emitError(loc) << "translation to LLVM IR failed";
+  std::unique_ptr<llvm::TargetMachine> machine =
+      hostTargetMachine(loc, optLevel);
+  if (!machine)
+    return failure();
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(machine->getTargetTriple().str());
+
+  // The manifest travels inside the artifact.
+  llvm::Constant *text =
+      llvm::ConstantDataArray::getString(context, printManifest(*manifest));
+  new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text,
+                           "tcc_manifest");
+
+  if (llvm::Error error = makeOptimizingTransformer(optLevel, 0, machine.get())(
+          llvmModule.get()))
+    return emitError(loc) << "LLVM optimization failed: "
+                          << llvm::toString(std::move(error));
+
+  auto emit = [&](llvm::raw_pwrite_stream &out,
+                  llvm::CodeGenFileType type) -> LogicalResult {
+    llvm::legacy::PassManager pm;
+    if (machine->addPassesToEmitFile(pm, out, nullptr, type))
+      return emitError(loc) << "the target cannot emit this file type";
+    pm.run(*llvmModule);
+    return success();
+  };
+  if (kind == ArtifactKind::Assembly)
+    return emit(*os, llvm::CodeGenFileType::AssemblyFile);
+  if (kind == ArtifactKind::Object)
+    return emit(*os, llvm::CodeGenFileType::ObjectFile);
+
+  // A shared object: an object file, linked by the system's C driver.
+  llvm::SmallString<128> objectPath;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tcc", "o", fd, objectPath))
+    return emitError(loc) << "cannot create a temporary file: " << ec.message();
+  auto removeObject =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove(objectPath); });
+  {
+    llvm::raw_fd_ostream object(fd, /*shouldClose=*/true);
+    if (failed(emit(object, llvm::CodeGenFileType::ObjectFile)))
+      return failure();
+  }
+  llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("cc");
+  if (!linker)
+    return emitError(loc) << "cannot link a shared object: no 'cc' on PATH";
+  // Matrix products call the runtime's kernels library: link it, and find
+  // it again at load time where it was built.
+  std::string pathText = path.str();
+  std::string kernels = kernelsLibraryPath();
+  std::string rpath =
+      "-Wl,-rpath," + llvm::sys::path::parent_path(kernels).str();
+  llvm::SmallVector<llvm::StringRef> argv = {
+      *linker, "-shared", "-o", pathText, objectPath, kernels, rpath, "-lm"};
+  std::string message;
+  if (llvm::sys::ExecuteAndWait(*linker, argv, std::nullopt, {}, 0, 0,
+                                &message) != 0)
+    return emitError(loc) << "linking '" << path << "' failed"
+                          << (message.empty() ? "" : ": ") << message;
+  return success();
+}

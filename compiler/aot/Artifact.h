@@ -1,0 +1,29 @@
+//===- Artifact.h - ahead-of-time artifacts: asm, object, shared object --*- C++
+//-*-===//
+
+#ifndef TCC_COMPILER_AOT_ARTIFACT_H
+#define TCC_COMPILER_AOT_ARTIFACT_H
+
+#include "compiler/pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tcc {
+
+enum class ArtifactKind { Assembly, Object, SharedObject };
+
+/// Compiles a tc module (in place) for this CPU and writes it: assembly or
+/// an object file to `os`, or a shared object to the file `path` (linked
+/// with the system C compiler driver). Every kind embeds the manifest as
+/// the string symbol `tcc_manifest`, so the runtime alone can load a shared
+/// object (see runtime/loader/SharedObject.h).
+mlir::LogicalResult writeArtifact(mlir::ModuleOp module, ArtifactKind kind,
+                                  llvm::StringRef path,
+                                  llvm::raw_pwrite_stream *os,
+                                  unsigned optLevel,
+                                  const PipelineOptions &options = {});
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_AOT_ARTIFACT_H

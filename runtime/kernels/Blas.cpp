@@ -1,0 +1,111 @@
+//===- Blas.cpp - matrix products that compiled code calls ---------------===//
+//
+// Compiled code calls these through MLIR's C interface
+// (`_mlir_ciface_NAME`, one pointer to a memref descriptor per argument)
+// when the tcc-matmul-to-blas pass routes a matmul here. They compute
+// C += A * B with OpenBLAS, which blocks, vectorizes and threads the
+// product far better than generated loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cblas.h>
+
+#include <cstdint>
+
+namespace {
+
+/// MLIR's strided memref descriptor of rank R.
+template <typename T, int R> struct Memref {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[R];
+  int64_t strides[R];
+
+  T *data() const { return aligned + offset; }
+};
+
+/// Row-major operand: leading dimension, or transposed when the column
+/// stride is the long one. Returns false when neither dimension is unit
+/// stride (the pass only routes unit-stride operands here).
+template <typename T, int R>
+bool layout(const Memref<T, R> &m, CBLAS_TRANSPOSE &trans, int64_t &ld) {
+  int64_t rows = m.strides[R - 2], cols = m.strides[R - 1];
+  if (cols == 1 || m.sizes[R - 1] == 1) {
+    trans = CblasNoTrans;
+    ld = rows > 0 ? rows : 1;
+    return true;
+  }
+  if (rows == 1 || m.sizes[R - 2] == 1) {
+    trans = CblasTrans;
+    ld = cols > 0 ? cols : 1;
+    return true;
+  }
+  return false;
+}
+
+template <typename T>
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+          int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb, T *c,
+          int64_t ldc);
+
+template <>
+void gemm<float>(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+                 int64_t k, const float *a, int64_t lda, const float *b,
+                 int64_t ldb, float *c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
+              ldc);
+}
+
+template <>
+void gemm<double>(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+                  int64_t k, const double *a, int64_t lda, const double *b,
+                  int64_t ldb, double *c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc);
+}
+
+/// C[b] += A[b] * B[b] for every batch index b (rank 3), or once (rank 2).
+template <typename T, int R>
+void matmul(const Memref<T, R> *a, const Memref<T, R> *b, Memref<T, R> *c) {
+  int64_t m = c->sizes[R - 2], n = c->sizes[R - 1], k = a->sizes[R - 1];
+  if (m == 0 || n == 0 || k == 0)
+    return;
+  CBLAS_TRANSPOSE ta, tb, tc;
+  int64_t lda, ldb, ldc;
+  // The pass guarantees unit-stride layouts; C is row-major.
+  if (!layout(*a, ta, lda) || !layout(*b, tb, ldb) || !layout(*c, tc, ldc) ||
+      tc != CblasNoTrans)
+    return;
+  int64_t batches = R == 3 ? c->sizes[0] : 1;
+  for (int64_t i = 0; i < batches; ++i) {
+    int64_t ai = R == 3 ? i * a->strides[0] : 0;
+    int64_t bi = R == 3 ? i * b->strides[0] : 0;
+    int64_t ci = R == 3 ? i * c->strides[0] : 0;
+    gemm<T>(ta, tb, m, n, k, a->data() + ai, lda, b->data() + bi, ldb,
+            c->data() + ci, ldc);
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+void _mlir_ciface_tcc_matmul_f32(Memref<float, 2> *a, Memref<float, 2> *b,
+                                 Memref<float, 2> *c) {
+  matmul(a, b, c);
+}
+void _mlir_ciface_tcc_matmul_f64(Memref<double, 2> *a, Memref<double, 2> *b,
+                                 Memref<double, 2> *c) {
+  matmul(a, b, c);
+}
+void _mlir_ciface_tcc_batch_matmul_f32(Memref<float, 3> *a, Memref<float, 3> *b,
+                                       Memref<float, 3> *c) {
+  matmul(a, b, c);
+}
+void _mlir_ciface_tcc_batch_matmul_f64(Memref<double, 3> *a,
+                                       Memref<double, 3> *b,
+                                       Memref<double, 3> *c) {
+  matmul(a, b, c);
+}
+
+} // extern "C"

@@ -1,0 +1,89 @@
+// The manifest's text form: round trip, and clear errors for bad text.
+#include "runtime/loader/ManifestText.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tcc;
+
+namespace {
+
+Manifest sample() {
+  Manifest m;
+  SharedSpec w;
+  w.name = "W";
+  w.dtype = DType::F32;
+  w.shape = {784, 10};
+  w.init = "normal";
+  w.params = {{"mean", 0.0}, {"std", 0.01}, {"seed", 3}};
+  m.shared.push_back(w);
+  SharedSpec n;
+  n.name = "w npy";
+  n.dtype = DType::I64;
+  n.shape = {};
+  n.init = "npy";
+  n.path = "/tmp/a b%c=d.npy";
+  m.shared.push_back(n);
+  FunctionSpec f;
+  f.name = "predict";
+  f.args = {{ArgRole::Input, "x", DType::F32, {{-1, "N"}, {784, ""}}, true},
+            {ArgRole::Shared, "W", DType::F32, {{784, ""}, {10, ""}}, false},
+            {ArgRole::Output, "p", DType::BF16, {{-1, "N"}, {10, ""}}, true}};
+  f.outputs = {{"p", 2, true, true}};
+  f.updates = {"W"};
+  f.copies = {"copy into memref<4xf32> at x.tg:3:4"};
+  m.functions.push_back(f);
+  return m;
+}
+
+} // namespace
+
+TEST_CASE("manifest text round trips every field", "[manifest]") {
+  Manifest m = sample();
+  std::string text = printManifest(m);
+  Result<Manifest> back = parseManifest(text);
+  REQUIRE(back.ok());
+  CHECK(printManifest(back.value()) == text);
+  const Manifest &b = back.value();
+  REQUIRE(b.shared.size() == 2);
+  CHECK(b.shared[0].params.at("std") == 0.01);
+  CHECK(b.shared[1].name == "w npy");
+  CHECK(b.shared[1].path == "/tmp/a b%c=d.npy");
+  CHECK(b.shared[1].shape.empty());
+  REQUIRE(b.functions.size() == 1);
+  const FunctionSpec &f = b.functions[0];
+  REQUIRE(f.args.size() == 3);
+  CHECK(f.args[0].dims[0].symbol == "N");
+  CHECK(f.args[0].borrow);
+  CHECK(f.args[2].dtype == DType::BF16);
+  CHECK(f.outputs[0].arg == 2);
+  CHECK(f.outputs[0].returnInternalType);
+  CHECK(f.updates == std::vector<std::string>{"W"});
+  CHECK(f.copies.size() == 1);
+}
+
+TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
+  auto error = [](const std::string &text) {
+    Result<Manifest> r = parseManifest(text);
+    REQUIRE_FALSE(r.ok());
+    return r.status().message();
+  };
+  CHECK(error("") == "manifest line 0: empty manifest");
+  CHECK(error("hello\n").find("line 1: not a tcc manifest") !=
+        std::string::npos);
+  CHECK(error("tcc-manifest 2\n").find("unsupported manifest version 2") !=
+        std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\n").find("has no 'end'") !=
+        std::string::npos);
+  CHECK(error("tcc-manifest 1\narg input x f32 3\n")
+            .find("line 2: 'arg' outside a function") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\narg input x q99 3\nend\n")
+            .find("line 3: malformed argument") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\noutput y 5\nend\n")
+            .find("line 3: malformed output") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nshared W f32 N,3 zeros\n")
+            .find("a shared variable has a static shape") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nshared W f32 3 fill value=abc\n")
+            .find("parameter 'value' is not a number") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nshared W f32 3 zeros x=%G1\n")
+            .find("malformed parameter") != std::string::npos);
+}
