@@ -17,10 +17,10 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["tc-opt", "tcc"], [config.tcc_tools_dir])
 
-# %python runs a Python with numpy, for tests that check .npy files; they
+# %numpy-python runs a Python with numpy, for tests that check .npy files; they
 # say `REQUIRES: numpy` and are reported unsupported where it is missing.
 import subprocess
-config.substitutions.append(("%python", config.tcc_python))
+config.substitutions.append(("%numpy-python", config.tcc_python))
 try:
     if subprocess.call([config.tcc_python, "-c", "import numpy"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:

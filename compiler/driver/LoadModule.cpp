@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 
@@ -22,9 +23,15 @@ tcc::InputKind tcc::inputKindOf(StringRef path) {
 }
 
 OwningOpRef<ModuleOp> tcc::parseModule(llvm::SourceMgr &sourceMgr,
-                                       MLIRContext *context, InputKind kind) {
-  if (kind == InputKind::GraphFile)
-    return frontend::parseGraphFile(sourceMgr, context);
+                                       MLIRContext *context, InputKind kind,
+                                       StringRef inputPath) {
+  if (kind == InputKind::GraphFile) {
+    frontend::GraphFileOptions options;
+    if (!inputPath.empty())
+      options.baseDirectory =
+          inputPath == "-" ? "" : llvm::sys::path::parent_path(inputPath).str();
+    return frontend::parseGraphFile(sourceMgr, context, options);
+  }
   ParserConfig config(context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module || failed(verify(*module)))

@@ -22,9 +22,14 @@ InputKind inputKindOf(llvm::StringRef path);
 
 /// Parses the main buffer of `sourceMgr` and verifies the module. Errors go
 /// to the context's diagnostic handler, located in the source; null on error.
+/// `inputPath` is the file the buffer was read from ("-" for stdin): the
+/// relative paths inside a graph file are relative to its folder, also when
+/// the buffer is one chunk of it (--split-input-file). Empty: the buffer's
+/// name is taken for the file.
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
                                               mlir::MLIRContext *context,
-                                              InputKind kind);
+                                              InputKind kind,
+                                              llvm::StringRef inputPath = {});
 
 } // namespace tcc
 

@@ -1,7 +1,8 @@
 //===- Expr.h - values of graph-file expressions ---------------*- C++ -*-===//
 //
 // While parsing, an expression is either a tensor or a number literal that
-// has no dtype yet: `2 * x` takes x's dtype, `1 / 2` folds to 0.5. Keyword
+// has no dtype yet: `2 * x` takes x's dtype, `1 / 2` folds to 0.5. Integer
+// literals stay exact (APInt) until they meet a dtype. Keyword
 // arguments of calls (`axis=1`, `shape=[N, 10]`) are kept as AttrValues.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 
 #include "compiler/frontend/GraphBuilder.h"
 
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <optional>
@@ -18,19 +20,70 @@
 
 namespace tcc::frontend {
 
-/// A tensor, or a literal whose dtype comes from where it is used.
-struct Operand {
-  TensorRef tensor;
-  std::optional<double> literal;
-  bool integral = false; ///< The literal was written without '.' or 'e'.
-  bool boolean = false;  ///< The literal is `true` or `false`.
-  mlir::Location loc;
+/// A number or bool literal, kept exact until it meets a dtype.
+struct Literal {
+  enum class Kind { Integer, Float, Bool };
 
-  bool isLiteral() const { return literal.has_value(); }
+  Kind kind = Kind::Integer;
+  /// Integer: the exact value, signed, as wide as it needs to be.
+  llvm::APInt integer{2, 0};
+  /// Float: the value (after folding, in f64 arithmetic).
+  double number = 0;
+  /// Float: the decimal text when the value is a literal of the source (with
+  /// its sign), so that it rounds once, straight to the dtype it meets;
+  /// empty for a folded value.
+  std::string decimal;
+  bool boolean = false;
+  /// Computed from other literals (`1 / 2`): messages show the value too.
+  bool folded = false;
+
+  static Literal ofInteger(llvm::APInt value);
+  static Literal ofFloat(double value);
+  static Literal ofBool(bool value);
+  /// The value as a message shows it: "9007199254740993", "0.5", "2.0",
+  /// "true".
+  std::string str() const;
 };
 
-/// Turns a literal into a rank-0 constant of `elementType` (reporting a
-/// literal that does not fit it); a tensor passes through.
+/// A tensor, or a literal whose dtype comes from where it is used, with the
+/// source text it was written as.
+struct Operand {
+  TensorRef tensor;
+  std::optional<Literal> literal;
+  mlir::Location loc;
+  llvm::StringRef source;
+
+  bool isLiteral() const { return literal.has_value(); }
+  static Operand ofTensor(TensorRef tensor, mlir::Location loc,
+                          llvm::StringRef source) {
+    return Operand{std::move(tensor), std::nullopt, loc, source};
+  }
+  static Operand ofLiteral(Literal literal, mlir::Location loc,
+                           llvm::StringRef source) {
+    return Operand{TensorRef(), std::move(literal), loc, source};
+  }
+};
+
+/// The literal of a number token (`isInteger`: written without '.' or 'e'):
+/// integers stay exact; a float beyond the range of f64 is reported (one
+/// that underflows becomes 0 or a subnormal).
+mlir::FailureOr<Literal> parseNumber(mlir::Location loc, llvm::StringRef text,
+                                     bool isInteger);
+
+/// `-literal`; reports true/false.
+mlir::FailureOr<Literal> negate(mlir::Location loc, const Literal &literal);
+
+/// Folds `lhs op rhs` of two literals (Add, Sub, Mul, Div or Pow): integers
+/// stay exact integers except through '/' (a true division, always a float)
+/// and a negative power; reports true/false and an f64 overflow. `source` is
+/// the text of the whole expression, for messages.
+mlir::FailureOr<Literal> fold(mlir::Location loc, BinaryKind op,
+                              const Literal &lhs, const Literal &rhs,
+                              llvm::StringRef source);
+
+/// Turns a literal into a rank-0 constant of `elementType`, rounding once
+/// and reporting a literal that the dtype cannot hold; a tensor passes
+/// through.
 TensorRef materialize(GraphBuilder &builder, const Operand &operand,
                       mlir::Type elementType);
 

@@ -176,9 +176,12 @@ GraphBuilder::beginFunction(Location loc, StringRef name,
   currentOutputs.assign(outputs.begin(), outputs.end());
   sharedReads.clear();
 
+  // Each block argument is located at its input's declaration.
   SmallVector<TensorRef> refs;
-  for (auto [arg, s] : llvm::zip(entry->getArguments(), inputs))
+  for (auto [arg, s] : llvm::zip(entry->getArguments(), inputs)) {
+    arg.setLoc(s.loc);
     refs.push_back(TensorRef{arg, s.shape});
+  }
   return refs;
 }
 
@@ -270,7 +273,6 @@ TensorRef GraphBuilder::readShared(Location loc, StringRef name) {
 }
 
 TensorRef GraphBuilder::constant(Location loc, double value, Type elementType) {
-  auto type = RankedTensorType::get({}, elementType);
   Attribute element;
   if (auto f = dyn_cast<FloatType>(elementType))
     element = builder.getFloatAttr(f, value);
@@ -278,8 +280,21 @@ TensorRef GraphBuilder::constant(Location loc, double value, Type elementType) {
     element = builder.getBoolAttr(value != 0);
   else
     element = builder.getIntegerAttr(elementType, (int64_t)value);
-  auto attr = DenseElementsAttr::get(type, element);
+  return constant(loc, llvm::cast<TypedAttr>(element));
+}
+
+TensorRef GraphBuilder::constant(Location loc, TypedAttr value) {
+  auto type = RankedTensorType::get({}, value.getType());
+  auto attr = DenseElementsAttr::get(type, ArrayRef<Attribute>{value});
   return make(builder.create<tc::ConstantOp>(loc, attr), {});
+}
+
+RankedTensorType GraphBuilder::sharedType(StringRef name) const {
+  auto it = sharedVars.find(name);
+  if (it == sharedVars.end())
+    return {};
+  tc::SharedOp op = it->second;
+  return op.getTensorType();
 }
 
 TensorRef GraphBuilder::binary(Location loc, BinaryKind kind, TensorRef lhs,
@@ -525,133 +540,6 @@ TensorRef GraphBuilder::softmax(Location loc, TensorRef input, int64_t axis,
           : builder.create<tc::SoftmaxOp>(loc, input.value, axisAttr)
                 .getOperation();
   return make(op, input.shape);
-}
-
-TensorRef GraphBuilder::transpose(Location loc, TensorRef input,
-                                  ArrayRef<int64_t> perm) {
-  if (!input)
-    return {};
-  int64_t rank = input.shape.size();
-  SmallVector<int64_t> p;
-  if (perm.empty())
-    p = llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
-  for (int64_t axis : perm) {
-    FailureOr<int64_t> a = normalizeAxis(loc, axis, rank);
-    if (failed(a))
-      return {};
-    p.push_back(*a);
-  }
-  FailureOr<Shape> shape =
-      tc::transposeShape(input.shape, p, [&] { return error(loc); });
-  if (failed(shape))
-    return {};
-  Type type = tensorType(*shape, input.elementType());
-  return make(builder.create<tc::TransposeOp>(loc, type, input.value,
-                                              builder.getDenseI64ArrayAttr(p)),
-              *shape);
-}
-
-TensorRef GraphBuilder::reshape(Location loc, TensorRef input, Shape target) {
-  if (!input)
-    return {};
-  // Resolve a single -1 from the element count when everything is static.
-  int64_t inferred = -1, known = 1;
-  for (auto [i, d] : llvm::enumerate(target)) {
-    if (d.isStatic(-1)) {
-      if (inferred >= 0) {
-        error(loc) << "reshape can infer only one dimension (-1)";
-        return {};
-      }
-      inferred = i;
-    } else if (!d.isDynamic()) {
-      if (d.size < 0) {
-        error(loc) << "reshape to a negative dimension " << d.size;
-        return {};
-      }
-      known *= d.size;
-    }
-  }
-  std::optional<int64_t> count = tc::staticElementCount(input.shape);
-  if (inferred >= 0) {
-    if (count && known != 0 && *count % known == 0)
-      target[inferred] = Dim::fixed(*count / known);
-    else if (count)
-      target[inferred] = Dim::fixed(-2); // Reported by checkReshape below.
-    else
-      target[inferred] = Dim::dynamic();
-  }
-  // A named target dimension must be carried over from the input unchanged.
-  for (const Dim &d : target) {
-    if (!d.isDynamic() || d.symbol.empty())
-      continue;
-    if (!llvm::is_contained(input.shape, d)) {
-      error(loc) << "reshape of " << tc::formatShape(input.shape) << " to "
-                 << tc::formatShape(target) << ": the input has no dimension "
-                 << d.symbol;
-      return {};
-    }
-  }
-  if (failed(tc::checkReshape(input.shape, target, [&] { return error(loc); })))
-    return {};
-  Type type = tensorType(target, input.elementType());
-  return make(builder.create<tc::ReshapeOp>(loc, type, input.value), target);
-}
-
-TensorRef GraphBuilder::broadcastTo(Location loc, TensorRef input,
-                                    const Shape &target) {
-  if (!input)
-    return {};
-  if (failed(tc::checkBroadcastTo(input.shape, target,
-                                  [&] { return error(loc); })))
-    return {};
-  Type type = tensorType(target, input.elementType());
-  return make(builder.create<tc::BroadcastToOp>(loc, type, input.value),
-              target);
-}
-
-TensorRef GraphBuilder::slice(Location loc, TensorRef input,
-                              ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
-                              ArrayRef<int64_t> step) {
-  if (!input)
-    return {};
-  FailureOr<Shape> shape =
-      tc::sliceShape(input.shape, begin, end, step, [&] { return error(loc); });
-  if (failed(shape))
-    return {};
-  Type type = tensorType(*shape, input.elementType());
-  return make(builder.create<tc::SliceOp>(loc, type, input.value,
-                                          builder.getDenseI64ArrayAttr(begin),
-                                          builder.getDenseI64ArrayAttr(end),
-                                          builder.getDenseI64ArrayAttr(step)),
-              *shape);
-}
-
-TensorRef GraphBuilder::concat(Location loc, ArrayRef<TensorRef> inputs,
-                               int64_t axis) {
-  if (inputs.empty()) {
-    error(loc) << "concatenate needs at least one input";
-    return {};
-  }
-  if (llvm::any_of(inputs, [](const TensorRef &r) { return !r; }) ||
-      failed(sameElementType(loc, "concatenate", inputs)))
-    return {};
-  FailureOr<int64_t> a = normalizeAxis(loc, axis, inputs[0].shape.size());
-  if (failed(a))
-    return {};
-  SmallVector<Shape> shapes;
-  SmallVector<Value> values;
-  for (const TensorRef &r : inputs) {
-    shapes.push_back(r.shape);
-    values.push_back(r.value);
-  }
-  FailureOr<Shape> shape =
-      tc::concatShape(shapes, *a, [&] { return error(loc); });
-  if (failed(shape))
-    return {};
-  Type type = tensorType(*shape, inputs[0].elementType());
-  return make(builder.create<tc::ConcatOp>(loc, type, values,
-                                           builder.getI64IntegerAttr(*a)),
-              *shape);
 }
 
 OwningOpRef<ModuleOp> GraphBuilder::finish() {

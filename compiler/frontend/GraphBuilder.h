@@ -66,8 +66,12 @@ public:
   bool hasShared(llvm::StringRef name) const {
     return sharedVars.count(name) != 0;
   }
+  /// The type of a shared variable, or null when there is none of that
+  /// name. Unlike readShared, this emits nothing.
+  mlir::RankedTensorType sharedType(llvm::StringRef name) const;
 
-  /// Starts a function; returns its inputs in order, or failure.
+  /// Starts a function; returns its inputs in order, or failure. Each
+  /// input's block argument is located at the input's `loc`.
   mlir::FailureOr<llvm::SmallVector<TensorRef>>
   beginFunction(mlir::Location loc, llvm::StringRef name,
                 llvm::ArrayRef<TensorSpec> inputs,
@@ -82,6 +86,9 @@ public:
   // Ops. Axes may be negative (counted from the end) as in numpy.
   TensorRef readShared(mlir::Location loc, llvm::StringRef name);
   TensorRef constant(mlir::Location loc, double value, mlir::Type elementType);
+  /// A rank-0 constant of a scalar attribute (FloatAttr, IntegerAttr or
+  /// BoolAttr); its type is the element type.
+  TensorRef constant(mlir::Location loc, mlir::TypedAttr value);
   TensorRef binary(mlir::Location loc, BinaryKind kind, TensorRef lhs,
                    TensorRef rhs);
   TensorRef compare(mlir::Location loc, tc::ComparePredicate predicate,
@@ -101,7 +108,8 @@ public:
   /// Empty `perm` reverses the dimensions.
   TensorRef transpose(mlir::Location loc, TensorRef input,
                       llvm::ArrayRef<int64_t> perm);
-  /// A target dimension of static size -1 is inferred from the element count.
+  /// A target dimension of static size -1 is inferred from the element
+  /// count; symbols of the input cancel out (tc::inferReshape).
   TensorRef reshape(mlir::Location loc, TensorRef input, tc::Shape target);
   TensorRef broadcastTo(mlir::Location loc, TensorRef input,
                         const tc::Shape &target);

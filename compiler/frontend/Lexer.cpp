@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tcc::frontend;
+using llvm::StringRef;
 
 llvm::StringRef tcc::frontend::describe(TokenKind kind) {
   switch (kind) {
@@ -18,6 +19,8 @@ llvm::StringRef tcc::frontend::describe(TokenKind kind) {
     return "integer";
   case TokenKind::Float:
     return "number";
+  case TokenKind::BadNumber:
+    return "invalid number";
   case TokenKind::String:
     return "string";
   case TokenKind::LParen:
@@ -143,35 +146,70 @@ Token Lexer::next() {
   return make(TokenKind::Error, start);
 }
 
-Token Lexer::lexNumber(size_t start) {
-  bool isFloat = false;
+/// The length of the number at the start of `text`: digits, an optional
+/// '.' and digits, an optional exponent with digits. Sets `isFloat`.
+static size_t scanNumber(StringRef text, bool &isFloat) {
+  size_t pos = 0;
   auto digits = [&] {
-    while (pos < buffer.size() && llvm::isDigit(buffer[pos]))
+    while (pos < text.size() && llvm::isDigit(text[pos]))
       ++pos;
   };
-  pos = start;
+  isFloat = false;
   digits();
-  if (pos < buffer.size() && buffer[pos] == '.') {
+  if (pos < text.size() && text[pos] == '.') {
     isFloat = true;
     ++pos;
     digits();
   }
-  if (pos < buffer.size() && (buffer[pos] == 'e' || buffer[pos] == 'E')) {
-    size_t mark = pos++;
-    if (pos < buffer.size() && (buffer[pos] == '+' || buffer[pos] == '-'))
-      ++pos;
-    if (pos < buffer.size() && llvm::isDigit(buffer[pos])) {
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    size_t exponent = pos + 1;
+    if (exponent < text.size() &&
+        (text[exponent] == '+' || text[exponent] == '-'))
+      ++exponent;
+    if (exponent < text.size() && llvm::isDigit(text[exponent])) {
       isFloat = true;
+      pos = exponent;
       digits();
-    } else {
-      pos = mark + 1;
-      return make(TokenKind::Error, start);
     }
   }
-  // A number runs straight into a name: `2x` is a typo, not `2 * x`.
-  if (pos < buffer.size() && (llvm::isAlpha(buffer[pos]) || buffer[pos] == '_'))
-    return make(TokenKind::Error, start);
+  return pos;
+}
+
+static bool isNameChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+Token Lexer::lexNumber(size_t start) {
+  bool isFloat;
+  pos = start + scanNumber(buffer.drop_front(start), isFloat);
+  // A number that runs into a name, a '.' or a sign of a missing exponent
+  // (`2x`, `1.2.3`, `1e+`) is one invalid token, all of it.
+  bool bad = false;
+  while (pos < buffer.size() &&
+         (isNameChar(buffer[pos]) || buffer[pos] == '.' ||
+          ((buffer[pos] == '+' || buffer[pos] == '-') &&
+           (buffer[pos - 1] == 'e' || buffer[pos - 1] == 'E')))) {
+    bad = true;
+    ++pos;
+  }
+  if (bad)
+    return make(TokenKind::BadNumber, start);
   return make(isFloat ? TokenKind::Float : TokenKind::Integer, start);
+}
+
+std::string tcc::frontend::describeBadNumber(StringRef text,
+                                             bool inExpression) {
+  std::string message = "invalid number '" + text.str() + "'";
+  bool isFloat;
+  size_t length = scanNumber(text, isFloat);
+  StringRef number = text.take_front(length), rest = text.drop_front(length);
+  if (!rest.empty() && (rest[0] == 'e' || rest[0] == 'E') &&
+      (rest.size() == 1 || rest[1] == '+' || rest[1] == '-' ||
+       llvm::isDigit(rest[1])))
+    return message + " (an exponent needs digits)";
+  bool isName = !rest.empty() && !llvm::isDigit(rest[0]) &&
+                llvm::all_of(rest, isNameChar);
+  if (inExpression && !number.empty() && isName)
+    return message + "; write " + number.str() + " * " + rest.str();
+  return message;
 }
 
 Token Lexer::lexString(size_t start) {

@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
+#include <string>
+
 namespace tcc::frontend {
 
 /// The kinds of token in a graph file.
@@ -15,6 +17,7 @@ enum class TokenKind {
   Identifier,
   Integer,
   Float,
+  BadNumber, ///< A malformed number, all of it: `2x`, `1e+`, `1.2.3`.
   String,
   LParen,
   RParen,
@@ -52,6 +55,11 @@ struct Token {
 
 /// A human-readable name of a token kind for diagnostics ("'->'").
 llvm::StringRef describe(TokenKind kind);
+
+/// The message for a BadNumber token: "invalid number '1e+' (an exponent
+/// needs digits)"; with `inExpression`, a number that runs into a name gets
+/// "invalid number '2x'; write 2 * x".
+std::string describeBadNumber(llvm::StringRef text, bool inExpression);
 
 /// Splits a buffer into tokens; `#` starts a comment to the end of the line,
 /// and whitespace (newlines included) only separates tokens.

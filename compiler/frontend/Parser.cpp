@@ -1,128 +1,69 @@
 //===- Parser.cpp - graph files (.tg) to the tc dialect -------------------===//
 //
 // A recursive-descent parser (grammar in docs/graph-format.md) that emits
-// through GraphBuilder as it goes. Nesting depth is bounded so that no input
-// can exhaust the stack.
+// through GraphBuilder as it goes. This file reads the declarations and
+// function bodies; ExprParser.cpp reads expressions.
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/frontend/Parser.h"
-#include "compiler/frontend/Expr.h"
-#include "compiler/frontend/Lexer.h"
+#include "compiler/frontend/ParserImpl.h"
 
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::frontend;
+using namespace tcc::frontend::detail;
 using tc::Dim;
 using tc::Shape;
 
-namespace {
+Parser::Parser(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+               const GraphFileOptions &options)
+    : sourceMgr(sourceMgr), context(context), options(options),
+      lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()),
+      builder(context, locOf(llvm::SMLoc::getFromPointer(
+                           sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                               ->getBufferStart()))) {
+  tok = lexer.next();
+}
 
-/// Deeper nesting than this is reported instead of recursed into.
-constexpr unsigned kMaxNesting = 256;
+Location Parser::locOf(llvm::SMLoc loc) {
+  auto [line, col] = sourceMgr.getLineAndColumn(loc);
+  StringRef file = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                       ->getBufferIdentifier();
+  return FileLineColLoc::get(context, file, line, col);
+}
 
-class Parser {
-public:
-  Parser(llvm::SourceMgr &sourceMgr, MLIRContext *context)
-      : sourceMgr(sourceMgr), context(context),
-        lexer(
-            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()),
-        builder(context,
-                locOf(llvm::SMLoc::getFromPointer(
-                    sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                        ->getBufferStart()))) {
-    tok = lexer.next();
-  }
+LogicalResult Parser::tooDeep() {
+  return error() << "expression nested more than " << kMaxNesting
+                 << " levels deep";
+}
 
-  OwningOpRef<ModuleOp> parse();
+LogicalResult Parser::expect(TokenKind kind, StringRef context) {
+  if (consumeIf(kind))
+    return success();
+  return unexpected(describe(kind), context);
+}
 
-private:
-  // Tokens and diagnostics.
-  Location locOf(llvm::SMLoc loc) {
-    auto [line, col] = sourceMgr.getLineAndColumn(loc);
-    StringRef file = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                         ->getBufferIdentifier();
-    return FileLineColLoc::get(context, file, line, col);
-  }
-  Location here() { return locOf(tok.loc()); }
-  InFlightDiagnostic error() { return emitError(here()); }
-  Token consume() {
-    Token t = tok;
-    tok = lexer.next();
-    return t;
-  }
-  bool consumeIf(TokenKind kind) {
-    if (!tok.is(kind))
-      return false;
-    consume();
-    return true;
-  }
-  LogicalResult expect(TokenKind kind, StringRef context) {
-    if (consumeIf(kind))
-      return success();
-    return unexpected(describe(kind), context);
-  }
-  LogicalResult unexpected(StringRef wanted, StringRef context) {
-    auto diag = error() << "expected " << wanted << " " << context;
-    if (tok.is(TokenKind::Error))
-      diag << ", found invalid text '" << tok.text << "'";
-    else if (tok.is(TokenKind::Eof))
-      diag << ", found the end of the file";
-    else
-      diag << ", found '" << tok.text << "'";
-    return failure();
-  }
-  FailureOr<std::string> identifier(StringRef context) {
-    if (!tok.is(TokenKind::Identifier))
-      return unexpected("a name", context);
-    return consume().text.str();
-  }
+LogicalResult Parser::unexpected(StringRef wanted, StringRef context) {
+  if (tok.is(TokenKind::BadNumber))
+    return error() << describeBadNumber(tok.text, /*inExpression=*/false);
+  auto diag = error() << "expected " << wanted << " " << context;
+  if (tok.is(TokenKind::Error))
+    diag << ", found invalid text '" << tok.text << "'";
+  else if (tok.is(TokenKind::Eof))
+    diag << ", found the end of the file";
+  else
+    diag << ", found '" << tok.text << "'";
+  return failure();
+}
 
-  // Declarations.
-  LogicalResult parseHeader();
-  LogicalResult parseShared();
-  LogicalResult parseFunction();
-  FailureOr<TensorSpec> parseSpec(bool isOutput);
-  LogicalResult parseType(Type &elementType, Shape &shape, bool allowSymbols);
-  FailureOr<DictionaryAttr> parseInitParams(tc::InitKind kind);
-
-  // Function bodies.
-  LogicalResult parseStatement();
-  LogicalResult parseUpdates(std::vector<std::pair<std::string, TensorRef>> &,
-                             SmallVectorImpl<Location> &locs);
-
-  // Expressions.
-  FailureOr<Operand> parseExpr();
-  FailureOr<Operand> parseComparison();
-  FailureOr<Operand> parseAdditive();
-  FailureOr<Operand> parseMultiplicative();
-  FailureOr<Operand> parseUnary();
-  FailureOr<Operand> parsePrimary();
-  FailureOr<Operand> parseCall(const Token &name);
-  FailureOr<AttrValue> parseAttrValue();
-  FailureOr<Operand> lookup(const Token &name);
-  FailureOr<Operand> combine(Location loc, TokenKind op, Operand lhs,
-                             Operand rhs);
-
-  llvm::SourceMgr &sourceMgr;
-  MLIRContext *context;
-  Lexer lexer;
-  Token tok;
-  GraphBuilder builder;
-  unsigned depth = 0;
-
-  // The function being parsed.
-  llvm::StringMap<TensorRef> scope;
-  llvm::StringSet<> inputNames;
-  llvm::StringSet<> symbols;
-};
+FailureOr<std::string> Parser::identifier(StringRef context) {
+  if (!tok.is(TokenKind::Identifier))
+    return unexpected("a name", context);
+  return consume().text.str();
+}
 
 OwningOpRef<ModuleOp> Parser::parse() {
   if (failed(parseHeader()))
@@ -192,7 +133,6 @@ LogicalResult Parser::parseType(Type &elementType, Shape &shape,
 }
 
 FailureOr<DictionaryAttr> Parser::parseInitParams(tc::InitKind kind) {
-  Builder b(context);
   NamedAttrList params;
   if (!consumeIf(TokenKind::LParen))
     return DictionaryAttr();
@@ -218,35 +158,99 @@ FailureOr<DictionaryAttr> Parser::parseInitParams(tc::InitKind kind) {
     FailureOr<AttrValue> value = parseAttrValue();
     if (failed(value))
       return failure();
-    Attribute attr;
-    if (key == "seed" && value->kind == AttrValue::Kind::Integer) {
-      attr = b.getI64IntegerAttr(value->integer);
-    } else if (value->kind == AttrValue::Kind::Integer ||
-               value->kind == AttrValue::Kind::Float) {
-      attr = b.getF64FloatAttr(value->kind == AttrValue::Kind::Integer
-                                   ? (double)value->integer
-                                   : value->number);
-    } else if (value->kind == AttrValue::Kind::String) {
-      // A path is relative to the graph file.
-      StringRef file = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                           ->getBufferIdentifier();
-      llvm::SmallString<256> path(value->text);
-      if (!llvm::sys::path::is_absolute(path)) {
-        path = llvm::sys::path::parent_path(file);
-        llvm::sys::path::append(path, value->text);
-      }
-      if (!llvm::sys::fs::exists(path))
-        return emitError(value->loc) << "file '" << path << "' does not exist";
-      attr = b.getStringAttr(path);
-    } else {
-      return emitError(value->loc)
-             << "parameter '" << key << "' must be a number or a string";
-    }
-    params.append(key, attr);
+    FailureOr<Attribute> attr = initParam(kind, key, *value);
+    if (failed(attr))
+      return failure();
+    params.append(key, *attr);
   } while (consumeIf(TokenKind::Comma));
   if (failed(expect(TokenKind::RParen, "to close the initializer")))
     return failure();
   return params.getDictionary(context);
+}
+
+namespace {
+/// What a parameter of an initializer holds.
+enum class ParamKind { Number, Integer, Path, Unknown };
+} // namespace
+
+/// The kind of `key` for `init`; Unknown for a parameter it does not take
+/// (the tc.shared verifier reports those).
+static ParamKind paramKind(tc::InitKind init, StringRef key) {
+  switch (init) {
+  case tc::InitKind::Zeros:
+  case tc::InitKind::Ones:
+    break;
+  case tc::InitKind::Fill:
+    if (key == "value")
+      return ParamKind::Number;
+    break;
+  case tc::InitKind::Uniform:
+  case tc::InitKind::Normal: {
+    bool uniform = init == tc::InitKind::Uniform;
+    if (key == "seed")
+      return ParamKind::Integer;
+    if (key == (uniform ? "low" : "mean") || key == (uniform ? "high" : "std"))
+      return ParamKind::Number;
+    break;
+  }
+  case tc::InitKind::Npy:
+    if (key == "path")
+      return ParamKind::Path;
+    break;
+  }
+  return ParamKind::Unknown;
+}
+
+FailureOr<Attribute> Parser::initParam(tc::InitKind kind, StringRef key,
+                                       const AttrValue &value) {
+  Builder b(context);
+  bool isInteger = value.kind == AttrValue::Kind::Integer;
+  bool isNumber = isInteger || value.kind == AttrValue::Kind::Float;
+  auto number = [&]() -> Attribute {
+    return b.getF64FloatAttr(isInteger ? (double)value.integer : value.number);
+  };
+  switch (paramKind(kind, key)) {
+  case ParamKind::Integer:
+    if (!isInteger)
+      return emitError(value.loc)
+             << "parameter '" << key << "' must be an integer";
+    return Attribute(b.getI64IntegerAttr(value.integer));
+  case ParamKind::Number:
+    if (!isNumber)
+      return emitError(value.loc)
+             << "parameter '" << key << "' must be a number";
+    return number();
+  case ParamKind::Path: {
+    if (value.kind != AttrValue::Kind::String)
+      return emitError(value.loc)
+             << "parameter '" << key << "' must be a string (a file path)";
+    // A relative path is relative to the graph file.
+    llvm::SmallString<256> path(value.text);
+    if (!llvm::sys::path::is_absolute(path)) {
+      if (options.baseDirectory)
+        path = *options.baseDirectory;
+      else
+        path = llvm::sys::path::parent_path(
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                ->getBufferIdentifier());
+      llvm::sys::path::append(path, value.text);
+    }
+    if (!llvm::sys::fs::exists(path))
+      return emitError(value.loc) << "file '" << path << "' does not exist";
+    return Attribute(b.getStringAttr(path));
+  }
+  case ParamKind::Unknown:
+    // The verifier names the parameters the initializer takes.
+    if (isInteger && key == "seed")
+      return Attribute(b.getI64IntegerAttr(value.integer));
+    if (isNumber)
+      return number();
+    if (value.kind == AttrValue::Kind::String)
+      return Attribute(b.getStringAttr(value.text));
+    return emitError(value.loc)
+           << "parameter '" << key << "' must be a number or a string";
+  }
+  return failure();
 }
 
 LogicalResult Parser::parseShared() {
@@ -287,49 +291,53 @@ FailureOr<TensorSpec> Parser::parseSpec(bool isOutput) {
       failed(parseType(spec.elementType, spec.shape, /*allowSymbols=*/true)))
     return failure();
   spec.name = *name;
-  while (tok.is(TokenKind::Identifier)) {
+  // The flags are the only names that may follow a type; any other name
+  // means a missing ',' (reported by the list).
+  while (tok.isKeyword("borrow") || tok.isKeyword("internal")) {
     if (tok.text == "borrow")
       spec.borrow = true;
-    else if (isOutput && tok.text == "internal")
+    else if (isOutput)
       spec.returnInternalType = true;
     else
-      return error() << "unknown flag '" << tok.text << "' (expected "
-                     << (isOutput ? "borrow or internal" : "borrow") << ")";
+      return error() << "'internal' is a flag of outputs; an input may only "
+                        "be 'borrow'";
     consume();
   }
   return spec;
+}
+
+LogicalResult Parser::parseSpecList(bool isOutput,
+                                    SmallVectorImpl<TensorSpec> &specs) {
+  StringRef what = isOutput ? "output" : "input";
+  if (!consumeIf(TokenKind::LParen))
+    return unexpected("'('", isOutput ? "to open the output list"
+                                      : "to open the input list");
+  if (consumeIf(TokenKind::RParen))
+    return success();
+  while (true) {
+    FailureOr<TensorSpec> spec = parseSpec(isOutput);
+    if (failed(spec))
+      return failure();
+    specs.push_back(*spec);
+    if (consumeIf(TokenKind::RParen))
+      return success();
+    if (!consumeIf(TokenKind::Comma))
+      return unexpected("',' or ')'",
+                        ("after " + what + " '" + spec->name + "'").str());
+  }
 }
 
 LogicalResult Parser::parseFunction() {
   consume(); // func
   Location loc = here();
   FailureOr<std::string> name = identifier("after 'func'");
-  if (failed(name) ||
-      failed(expect(TokenKind::LParen, "to open the input list")))
+  if (failed(name))
     return failure();
   symbols.clear();
   SmallVector<TensorSpec> inputs, outputs;
-  if (!tok.is(TokenKind::RParen)) {
-    do {
-      FailureOr<TensorSpec> spec = parseSpec(false);
-      if (failed(spec))
-        return failure();
-      inputs.push_back(*spec);
-    } while (consumeIf(TokenKind::Comma));
-  }
-  if (failed(expect(TokenKind::RParen, "to close the input list")) ||
+  if (failed(parseSpecList(/*isOutput=*/false, inputs)) ||
       failed(expect(TokenKind::Arrow, "before the outputs")) ||
-      failed(expect(TokenKind::LParen, "to open the output list")))
-    return failure();
-  if (!tok.is(TokenKind::RParen)) {
-    do {
-      FailureOr<TensorSpec> spec = parseSpec(true);
-      if (failed(spec))
-        return failure();
-      outputs.push_back(*spec);
-    } while (consumeIf(TokenKind::Comma));
-  }
-  if (failed(expect(TokenKind::RParen, "to close the output list")) ||
+      failed(parseSpecList(/*isOutput=*/true, outputs)) ||
       failed(expect(TokenKind::LBrace, "to open the function body")))
     return failure();
   FailureOr<SmallVector<TensorRef>> args =
@@ -416,8 +424,9 @@ Parser::parseUpdates(std::vector<std::pair<std::string, TensorRef>> &updates,
     FailureOr<Operand> value = parseExpr();
     if (failed(value))
       return failure();
-    TensorRef current = builder.readShared(at, *name);
-    TensorRef t = materialize(builder, *value, current.elementType());
+    // A literal takes the variable's dtype (without reading the variable).
+    Type dtype = builder.sharedType(*name).getElementType();
+    TensorRef t = materialize(builder, *value, dtype);
     if (!t)
       return failure();
     updates.emplace_back(*name, t);
@@ -426,326 +435,9 @@ Parser::parseUpdates(std::vector<std::pair<std::string, TensorRef>> &updates,
   return success();
 }
 
-FailureOr<Operand> Parser::parseExpr() {
-  if (++depth > kMaxNesting) {
-    --depth;
-    return error() << "expression nested more than " << kMaxNesting
-                   << " levels deep";
-  }
-  FailureOr<Operand> result = parseComparison();
-  --depth;
-  return result;
-}
-
-FailureOr<Operand> Parser::parseComparison() {
-  FailureOr<Operand> lhs = parseAdditive();
-  if (failed(lhs))
-    return failure();
-  switch (tok.kind) {
-  case TokenKind::EqEq:
-  case TokenKind::NotEq:
-  case TokenKind::Less:
-  case TokenKind::LessEq:
-  case TokenKind::Greater:
-  case TokenKind::GreaterEq: {
-    Token op = consume();
-    FailureOr<Operand> rhs = parseAdditive();
-    if (failed(rhs))
-      return failure();
-    return combine(locOf(op.loc()), op.kind, *lhs, *rhs);
-  }
-  default:
-    return lhs;
-  }
-}
-
-FailureOr<Operand> Parser::parseAdditive() {
-  FailureOr<Operand> lhs = parseMultiplicative();
-  while (succeeded(lhs) &&
-         (tok.is(TokenKind::Plus) || tok.is(TokenKind::Minus))) {
-    Token op = consume();
-    FailureOr<Operand> rhs = parseMultiplicative();
-    if (failed(rhs))
-      return failure();
-    lhs = combine(locOf(op.loc()), op.kind, *lhs, *rhs);
-  }
-  return lhs;
-}
-
-FailureOr<Operand> Parser::parseMultiplicative() {
-  FailureOr<Operand> lhs = parseUnary();
-  while (succeeded(lhs) &&
-         (tok.is(TokenKind::Star) || tok.is(TokenKind::Slash))) {
-    Token op = consume();
-    FailureOr<Operand> rhs = parseUnary();
-    if (failed(rhs))
-      return failure();
-    lhs = combine(locOf(op.loc()), op.kind, *lhs, *rhs);
-  }
-  return lhs;
-}
-
-FailureOr<Operand> Parser::parseUnary() {
-  if (tok.is(TokenKind::Minus)) {
-    Token op = consume();
-    if (++depth > kMaxNesting)
-      return error() << "expression nested more than " << kMaxNesting
-                     << " levels deep";
-    FailureOr<Operand> operand = parseUnary();
-    --depth;
-    if (failed(operand))
-      return failure();
-    Location loc = locOf(op.loc());
-    if (operand->isLiteral()) {
-      operand->literal = -*operand->literal;
-      operand->loc = loc;
-      return operand;
-    }
-    TensorRef t = builder.unary(loc, UnaryKind::Neg, operand->tensor);
-    if (!t)
-      return failure();
-    return Operand{t, std::nullopt, false, false, loc};
-  }
-  FailureOr<Operand> base = parsePrimary();
-  if (failed(base) || !tok.is(TokenKind::StarStar))
-    return base;
-  // `a ** -b` binds tighter than unary minus on the left: -x**2 = -(x**2).
-  Token op = consume();
-  if (++depth > kMaxNesting)
-    return error() << "expression nested more than " << kMaxNesting
-                   << " levels deep";
-  FailureOr<Operand> exponent = parseUnary();
-  --depth;
-  if (failed(exponent))
-    return failure();
-  return combine(locOf(op.loc()), TokenKind::StarStar, *base, *exponent);
-}
-
-FailureOr<Operand> Parser::parsePrimary() {
-  Location loc = here();
-  switch (tok.kind) {
-  case TokenKind::Integer:
-  case TokenKind::Float: {
-    Token t = consume();
-    double value;
-    if (t.text.getAsDouble(value))
-      return emitError(loc) << "invalid number '" << t.text << "'";
-    return Operand{{}, value, t.is(TokenKind::Integer), false, loc};
-  }
-  case TokenKind::LParen: {
-    consume();
-    FailureOr<Operand> inner = parseExpr();
-    if (failed(inner) ||
-        failed(expect(TokenKind::RParen, "to close the parenthesis")))
-      return failure();
-    return inner;
-  }
-  case TokenKind::Identifier: {
-    Token name = consume();
-    if (name.text == "true" || name.text == "false")
-      return Operand{{}, name.text == "true" ? 1.0 : 0.0, true, true, loc};
-    if (tok.is(TokenKind::LParen))
-      return parseCall(name);
-    return lookup(name);
-  }
-  default:
-    return unexpected("an expression", "here");
-  }
-}
-
-FailureOr<Operand> Parser::lookup(const Token &name) {
-  Location loc = locOf(name.loc());
-  auto it = scope.find(name.text);
-  if (it != scope.end())
-    return Operand{it->second, std::nullopt, false, false, loc};
-  if (builder.hasShared(name.text)) {
-    TensorRef t = builder.readShared(loc, name.text);
-    return Operand{t, std::nullopt, false, false, loc};
-  }
-  if (symbols.contains(name.text))
-    return emitError(loc) << "'" << name.text
-                          << "' is a dimension, not a tensor";
-  return emitError(loc) << "unknown name '" << name.text << "'";
-}
-
-FailureOr<Operand> Parser::parseCall(const Token &name) {
-  CallSite call{name.text.str(), locOf(name.loc()), {}, {}, &symbols};
-  consume(); // (
-  if (++depth > kMaxNesting)
-    return error() << "expression nested more than " << kMaxNesting
-                   << " levels deep";
-  auto restore = llvm::make_scope_exit([&] { --depth; });
-  if (!consumeIf(TokenKind::RParen)) {
-    do {
-      // `key=value` is a keyword argument; `key == value` is an expression.
-      if (tok.is(TokenKind::Identifier)) {
-        Lexer probe = lexer;
-        Token afterName = probe.next();
-        if (afterName.is(TokenKind::Assign)) {
-          std::string key = consume().text.str();
-          consume(); // =
-          for (const auto &kw : call.kwargs)
-            if (kw.first == key)
-              return error()
-                     << "keyword argument '" << key << "' is given twice";
-          FailureOr<AttrValue> value = parseAttrValue();
-          if (failed(value))
-            return failure();
-          call.kwargs.emplace_back(key, *value);
-          continue;
-        }
-      }
-      if (!call.kwargs.empty())
-        return error() << "positional arguments must come before keyword "
-                          "arguments";
-      FailureOr<Operand> arg = parseExpr();
-      if (failed(arg))
-        return failure();
-      call.args.push_back(*arg);
-    } while (consumeIf(TokenKind::Comma));
-    if (failed(expect(TokenKind::RParen, "to close the argument list")))
-      return failure();
-  }
-  TensorRef t = emitCall(builder, call);
-  if (!t)
-    return failure();
-  return Operand{t, std::nullopt, false, false, call.loc};
-}
-
-FailureOr<AttrValue> Parser::parseAttrValue() {
-  AttrValue v{here()};
-  bool negative = consumeIf(TokenKind::Minus);
-  if (tok.is(TokenKind::Integer)) {
-    if (consume().text.getAsInteger(10, v.integer))
-      return emitError(v.loc) << "integer is too large";
-    v.kind = AttrValue::Kind::Integer;
-    v.integer = negative ? -v.integer : v.integer;
-    return v;
-  }
-  if (tok.is(TokenKind::Float)) {
-    if (consume().text.getAsDouble(v.number))
-      return emitError(v.loc) << "invalid number";
-    v.kind = AttrValue::Kind::Float;
-    v.number = negative ? -v.number : v.number;
-    return v;
-  }
-  if (negative)
-    return unexpected("a number", "after '-'");
-  if (tok.is(TokenKind::Identifier)) {
-    v.text = consume().text.str();
-    v.kind = v.text == "true" || v.text == "false" ? AttrValue::Kind::Bool
-                                                   : AttrValue::Kind::Name;
-    v.boolean = v.text == "true";
-    return v;
-  }
-  if (tok.is(TokenKind::String)) {
-    StringRef text = consume().text;
-    v.kind = AttrValue::Kind::String;
-    v.text = text.drop_front().drop_back().str();
-    return v;
-  }
-  if (consumeIf(TokenKind::LBracket)) {
-    v.kind = AttrValue::Kind::List;
-    if (consumeIf(TokenKind::RBracket))
-      return v;
-    do {
-      // Lists hold scalars only: no nesting to bound.
-      if (tok.is(TokenKind::LBracket))
-        return error() << "lists cannot be nested here";
-      FailureOr<AttrValue> e = parseAttrValue();
-      if (failed(e))
-        return failure();
-      v.list.push_back(*e);
-    } while (consumeIf(TokenKind::Comma));
-    if (failed(expect(TokenKind::RBracket, "to close the list")))
-      return failure();
-    return v;
-  }
-  if (tok.is(TokenKind::Error) && tok.text.starts_with("\""))
-    return error() << "unterminated string";
-  return unexpected("a value", "for the keyword argument");
-}
-
-/// Applies a binary operator to two literals at parse time.
-static std::optional<double> foldLiterals(TokenKind op, double a, double b) {
-  switch (op) {
-  case TokenKind::Plus:
-    return a + b;
-  case TokenKind::Minus:
-    return a - b;
-  case TokenKind::Star:
-    return a * b;
-  case TokenKind::Slash:
-    return a / b;
-  case TokenKind::StarStar:
-    return std::pow(a, b);
-  default:
-    return std::nullopt;
-  }
-}
-
-FailureOr<Operand> Parser::combine(Location loc, TokenKind op, Operand lhs,
-                                   Operand rhs) {
-  if (lhs.isLiteral() && rhs.isLiteral()) {
-    std::optional<double> folded = foldLiterals(op, *lhs.literal, *rhs.literal);
-    if (!folded)
-      return emitError(loc) << "comparison of two literals; compare a tensor";
-    bool integral = lhs.integral && rhs.integral && op != TokenKind::Slash;
-    return Operand{{}, *folded, integral, false, loc};
-  }
-  Type dtype =
-      lhs.isLiteral() ? rhs.tensor.elementType() : lhs.tensor.elementType();
-  TensorRef a = materialize(builder, lhs, dtype);
-  TensorRef b = materialize(builder, rhs, dtype);
-  if (!a || !b)
-    return failure();
-  TensorRef result;
-  switch (op) {
-  case TokenKind::Plus:
-    result = builder.binary(loc, BinaryKind::Add, a, b);
-    break;
-  case TokenKind::Minus:
-    result = builder.binary(loc, BinaryKind::Sub, a, b);
-    break;
-  case TokenKind::Star:
-    result = builder.binary(loc, BinaryKind::Mul, a, b);
-    break;
-  case TokenKind::Slash:
-    result = builder.binary(loc, BinaryKind::Div, a, b);
-    break;
-  case TokenKind::StarStar:
-    result = builder.binary(loc, BinaryKind::Pow, a, b);
-    break;
-  case TokenKind::EqEq:
-    result = builder.compare(loc, tc::ComparePredicate::eq, a, b);
-    break;
-  case TokenKind::NotEq:
-    result = builder.compare(loc, tc::ComparePredicate::ne, a, b);
-    break;
-  case TokenKind::Less:
-    result = builder.compare(loc, tc::ComparePredicate::lt, a, b);
-    break;
-  case TokenKind::LessEq:
-    result = builder.compare(loc, tc::ComparePredicate::le, a, b);
-    break;
-  case TokenKind::Greater:
-    result = builder.compare(loc, tc::ComparePredicate::gt, a, b);
-    break;
-  case TokenKind::GreaterEq:
-    result = builder.compare(loc, tc::ComparePredicate::ge, a, b);
-    break;
-  default:
-    return emitError(loc) << "unexpected operator";
-  }
-  if (!result)
-    return failure();
-  return Operand{result, std::nullopt, false, false, loc};
-}
-
-} // namespace
-
-OwningOpRef<ModuleOp> frontend::parseGraphFile(llvm::SourceMgr &sourceMgr,
-                                               MLIRContext *context) {
-  Parser parser(sourceMgr, context);
+OwningOpRef<ModuleOp>
+frontend::parseGraphFile(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                         const GraphFileOptions &options) {
+  Parser parser(sourceMgr, context, options);
   return parser.parse();
 }

@@ -7,13 +7,27 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <optional>
+#include <string>
+
 namespace tcc::frontend {
+
+/// How a graph file is read.
+struct GraphFileOptions {
+  /// The folder that relative file paths (`npy("w.npy")`) are resolved
+  /// against: the folder of the file the buffer was read from ("" is the
+  /// working directory). Unset: the folder of the main buffer's name, which
+  /// is right only when the buffer is a whole file (a chunk of
+  /// --split-input-file is named "within split at FILE:LINE offset").
+  std::optional<std::string> baseDirectory;
+};
 
 /// Parses the main buffer of `sourceMgr` as a graph file and builds its tc
 /// module, every op located at its source. Errors are reported through the
 /// context's diagnostic engine (file:line:col); the result is then null.
-mlir::OwningOpRef<mlir::ModuleOp> parseGraphFile(llvm::SourceMgr &sourceMgr,
-                                                 mlir::MLIRContext *context);
+mlir::OwningOpRef<mlir::ModuleOp>
+parseGraphFile(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *context,
+               const GraphFileOptions &options = {});
 
 } // namespace tcc::frontend
 

@@ -3,6 +3,7 @@
 #include "compiler/pipelines/EmitEntryPoints.h"
 #include "compiler/pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -59,7 +60,33 @@ struct EmitEntryPointsPass
   }
 };
 
+struct MarkEntryPointsPass
+    : public PassWrapper<MarkEntryPointsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkEntryPointsPass)
+
+  StringRef getArgument() const final { return "tcc-mark-entry-points"; }
+  StringRef getDescription() const final {
+    return "C interface and noalias buffers for the runtime's entry points";
+  }
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || func.isPrivate())
+        continue;
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        if (isa<MemRefType>(func.getArgument(i).getType()))
+          func.setArgAttr(i, "llvm.noalias", UnitAttr::get(context));
+    }
+  }
+};
+
 } // namespace
+
+std::unique_ptr<Pass> tcc::createMarkEntryPointsPass() {
+  return std::make_unique<MarkEntryPointsPass>();
+}
 
 std::unique_ptr<Pass> tcc::createEmitEntryPointsPass() {
   return std::make_unique<EmitEntryPointsPass>();

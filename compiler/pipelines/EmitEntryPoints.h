@@ -13,6 +13,12 @@ namespace tcc {
 /// function through this one signature, JIT or shared object alike.
 std::unique_ptr<mlir::Pass> createEmitEntryPointsPass();
 
+/// Gives every public function of a bufferized module the C interface
+/// (`llvm.emit_c_interface`) and marks its buffers `llvm.noalias`: the
+/// runtime never passes two arguments that overlap when either is written
+/// (it copies one first), and knowing so lets LLVM vectorize.
+std::unique_ptr<mlir::Pass> createMarkEntryPointsPass();
+
 } // namespace tcc
 
 #endif // TCC_COMPILER_PIPELINES_EMITENTRYPOINTS_H

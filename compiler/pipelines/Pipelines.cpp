@@ -42,7 +42,9 @@ static std::string stagePipeline(tcc::Stage s) {
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "func.func(convert-linalg-to-loops),canonicalize";
   case tcc::Stage::LlvmMlir:
-    return "lower-affine,expand-strided-metadata,convert-scf-to-cf,"
+    return "tcc-mark-entry-points,tcc-approximate-math,lower-affine,"
+           "expand-strided-metadata,"
+           "convert-scf-to-cf,"
            "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
            "convert-index-to-llvm,finalize-memref-to-llvm,"
            "convert-func-to-llvm,convert-cf-to-llvm,"
@@ -64,14 +66,6 @@ std::string tcc::pipelineBetween(Stage from, Stage to) {
   return pipeline;
 }
 
-/// Functions that are entry points get the C interface the runtime calls.
-static void markEntryPoints(ModuleOp module) {
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal())
-      func->setAttr("llvm.emit_c_interface",
-                    UnitAttr::get(module.getContext()));
-}
-
 LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
                          const PipelineOptions &options) {
   registerCompilerPasses();
@@ -89,8 +83,6 @@ LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
   llvm::raw_string_ostream errorStream(error);
   if (failed(parsePassPipeline(pipeline, pm, errorStream)))
     return emitError(module.getLoc()) << "internal pipeline error: " << error;
-  if (stage >= Stage::LlvmMlir)
-    markEntryPoints(module);
   if (stage >= Stage::LlvmMlir) {
     pm.addPass(createEmitEntryPointsPass());
     pm.addPass(createStripTcRecordsPass());

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/Registration.h"
+#include "compiler/pipelines/ApproximateMath.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/StripTcRecords.h"
@@ -35,6 +36,7 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
@@ -70,7 +72,9 @@ void tcc::registerCompilerPasses() {
     tc::registerTcConversionPasses();
     tc::registerTcTransformsPasses();
     registerPass([] { return tcc::createMatmulToBlasPass(); });
+    registerPass([] { return tcc::createApproximateMathPass(); });
     registerPass([] { return tcc::createEmitEntryPointsPass(); });
+    registerPass([] { return tcc::createMarkEntryPointsPass(); });
     registerPass([] { return tcc::createStripTcRecordsPass(); });
     return true;
   }();

@@ -40,12 +40,13 @@ tc.shared @B : tensor<2xf32> = ones
 // CHECK-LABEL: func.func @swap
 // CHECK-SAME: (%[[A:[^:]*]]: tensor<2xf32> {bufferization.writable = true, tc.shared = @A}, %[[B:[^:]*]]: tensor<2xf32> {bufferization.writable = true, tc.shared = @B})
 func.func @swap() {
-  %a = tc.shared_read @A : tensor<2xf32>
-  %b = tc.shared_read @B : tensor<2xf32>
+  // The copies come first, before anything is written.
+  // CHECK: %[[CA:.*]] = bufferization.alloc_tensor() copy(%[[A]])
   // CHECK: %[[CB:.*]] = bufferization.alloc_tensor() copy(%[[B]])
   // CHECK: bufferization.materialize_in_destination %[[CB]] in %[[A]]
-  // CHECK: %[[CA:.*]] = bufferization.alloc_tensor() copy(%[[A]])
   // CHECK: bufferization.materialize_in_destination %[[CA]] in %[[B]]
+  %a = tc.shared_read @A : tensor<2xf32>
+  %b = tc.shared_read @B : tensor<2xf32>
   tc.update [@A, @B] %b, %a : tensor<2xf32>, tensor<2xf32>
   return
 }

@@ -4,6 +4,10 @@
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <optional>
 
 namespace tcc {
@@ -14,6 +18,21 @@ Function::Function(Runtime &runtime, std::shared_ptr<const Program> program,
       entry_(entry),
       counters_(std::make_shared<MemoryCounters>(runtime.countersPtr())),
       borrowedOutputs_(spec.outputs.size()) {}
+
+/// What one call works with.
+struct Function::CallState {
+  /// The caller's inputs, by argument index (null for other arguments).
+  std::vector<Array> user;
+  /// What the code gets, by argument index.
+  std::vector<Array> args;
+  /// Arguments the code may write (borrowed inputs, updated variables).
+  std::vector<bool> written;
+  std::vector<SharedVariable *> vars;
+  std::vector<size_t> varArgs;
+  /// Debug mode: hashes of the non-borrowed inputs and of the shared
+  /// variables the call does not update, by argument index.
+  std::map<size_t, uint64_t> hashes;
+};
 
 /// "f32[N, 784]".
 static std::string describeSpec(const ArgSpec &a) {
@@ -112,22 +131,150 @@ Function::call(const std::map<std::string, Array> &inputs) {
   return call(ordered);
 }
 
+namespace {
+
+/// A C-order copy of `a` in the managed space: a temporary of the call.
+Result<Array> managedCopy(const Array &a, const CountersPtr &counters) {
+  TCC_ASSIGN_OR_RETURN(auto buffer, Buffer::allocateManaged(
+                                        hostDevice(), a.nbytes(), counters));
+  TCC_ASSIGN_OR_RETURN(Array c, Array::fromBuffer(std::move(buffer),
+                                                  a.dtype(), a.shape()));
+  stridedCopy(c.data(), c.strides(), a.data(), a.strides(), a.shape(),
+              a.itemsize());
+  counters->recordCopy(a.nbytes());
+  return c;
+}
+
+/// A 64-bit hash of an array's elements in C order (debug mode).
+uint64_t hashElements(const Array &a) {
+  Result<Array> dense = a.contiguous();
+  if (!dense.ok())
+    return 0;
+  const auto *p = static_cast<const unsigned char *>(dense->data());
+  size_t n = dense->nbytes();
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  auto mix = [&](uint64_t w) {
+    h ^= w * 0xBF58476D1CE4E5B9ull;
+    h = (h << 27 | h >> 37) * 0x94D049BB133111EBull;
+  };
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    mix(w);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, p + i, n - i);
+  mix(tail);
+  return h ^ (h >> 31);
+}
+
+/// Fills an array (any strides) with the debug poison pattern: NaN for
+/// floats, 0xA5 bytes otherwise.
+Status poison(Array &a) {
+  if (a.numel() == 0)
+    return Status::success();
+  TCC_ASSIGN_OR_RETURN(Array fill, Array::empty(a.dtype(), a.shape()));
+  auto *p = static_cast<unsigned char *>(fill.data());
+  size_t n = fill.nbytes();
+  switch (a.dtype()) {
+  case DType::F32: {
+    float v = std::numeric_limits<float>::quiet_NaN();
+    for (size_t i = 0; i < n; i += 4)
+      std::memcpy(p + i, &v, 4);
+    break;
+  }
+  case DType::F64: {
+    double v = std::numeric_limits<double>::quiet_NaN();
+    for (size_t i = 0; i < n; i += 8)
+      std::memcpy(p + i, &v, 8);
+    break;
+  }
+  case DType::F16:
+  case DType::BF16: {
+    uint16_t v = a.dtype() == DType::F16 ? 0x7E00 : 0x7FC0;
+    for (size_t i = 0; i < n; i += 2)
+      std::memcpy(p + i, &v, 2);
+    break;
+  }
+  default:
+    std::memset(p, 0xA5, n);
+  }
+  return a.copyFrom(fill);
+}
+
+/// The same elements through a Buffer object of their own that keeps the
+/// original memory alive: debug mode tells results of different calls
+/// apart by Buffer identity even when they share memory.
+Result<Array> distinctHandle(const Array &a) {
+  const std::shared_ptr<Buffer> &b = a.buffer();
+  auto alias =
+      Buffer::adopt(b->data(), b->size(), [keep = b](void *) {}, b->device());
+  return Array::fromBuffer(std::move(alias), a.dtype(), a.shape(),
+                           a.strides(), a.offset());
+}
+
+std::string quoted(const std::string &s) { return "'" + s + "'"; }
+
+} // namespace
+
+Result<std::shared_ptr<Buffer>>
+Function::borrowedOutputBuffer(size_t o, size_t bytes, const CallState &call) {
+  std::vector<std::shared_ptr<Buffer>> &cache = borrowedOutputs_[o];
+  SharedStore &store = runtime_.shared();
+  // A buffer that a shared variable adopted (set_value(y, borrow=true)) is
+  // the variable's now: never write it again.
+  cache.erase(std::remove_if(cache.begin(), cache.end(),
+                             [&](const std::shared_ptr<Buffer> &b) {
+                               return store.findOverlappingVariable(*b) !=
+                                      nullptr;
+                             }),
+              cache.end());
+  for (const std::shared_ptr<Buffer> &b : cache) {
+    if (b->size() != bytes)
+      continue;
+    bool free = true;
+    for (const std::vector<Array> *arrays : {&call.args, &call.user})
+      for (const Array &a : *arrays)
+        free = free && (a.isNull() || !a.byteRange().overlaps(b->range()));
+    if (free) {
+      counters_->recordCopyAvoided(bytes);
+      return b;
+    }
+  }
+  TCC_ASSIGN_OR_RETURN(auto buffer,
+                       Buffer::allocateManaged(hostDevice(), bytes, counters_));
+  cache.erase(std::remove_if(cache.begin(), cache.end(),
+                             [&](const std::shared_ptr<Buffer> &b) {
+                               return b->size() != bytes;
+                             }),
+              cache.end());
+  if (cache.size() >= 2)
+    cache.erase(cache.begin());
+  cache.push_back(buffer);
+  return buffer;
+}
+
 Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
-  MemoryCounters *counters = counters_.get();
-  counters->recordCall();
   size_t numInputs = spec_.numInputs();
   if (inputs.size() != numInputs)
     return Status::error(ErrorCode::InvalidArgument,
                          "'" + spec_.name + "' takes " +
                              std::to_string(numInputs) + " inputs, got " +
                              std::to_string(inputs.size()));
+  bool debug = runtime_.debug();
 
-  // 1. Check every input and bind the symbolic dimensions.
+  // 1. Check every input and bind the symbolic dimensions. Nothing has
+  // changed and nothing is allocated until all checks pass.
+  CallState call;
+  size_t numArgs = spec_.args.size();
+  call.user.resize(numArgs);
+  call.args.resize(numArgs);
+  call.written.assign(numArgs, false);
   Bindings bindings;
-  std::vector<Array> args(spec_.args.size());
-  std::vector<bool> written(spec_.args.size(), false);
+  std::vector<std::string> uses;
   size_t next = 0;
-  for (size_t i = 0; i < spec_.args.size(); ++i) {
+  for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
     if (a.role != ArgRole::Input)
       continue;
@@ -142,14 +289,12 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                                "' is in device memory; this "
                                "function runs on the host");
     TCC_RETURN_IF_ERROR(bindings.bind(spec_, a, value));
-    args[i] = value;
-    written[i] = a.borrow;
+    call.user[i] = value;
+    call.args[i] = value;
+    call.written[i] = a.borrow;
+    uses.push_back("input " + quoted(a.name) + " of " + quoted(spec_.name));
   }
-
-  // 2. Shared variables, locked in a fixed order for the whole call.
-  std::vector<SharedVariable *> vars;
-  std::vector<size_t> varArgs;
-  for (size_t i = 0; i < spec_.args.size(); ++i) {
+  for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
     if (a.role != ArgRole::Shared)
       continue;
@@ -159,36 +304,72 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                            "shared variable '" + a.name +
                                "' lives on a device; this function runs on "
                                "the host");
-    vars.push_back(v);
-    varArgs.push_back(i);
+    Shape declared;
+    for (const DimSpec &d : a.dims)
+      declared.push_back(d.size);
+    if (v->dtype() != a.dtype || v->shape() != declared)
+      return Status::error(ErrorCode::ShapeMismatch,
+                           "shared variable '" + a.name + "' is " +
+                               dtypeName(v->dtype()) +
+                               shapeToString(v->shape()) + " but '" +
+                               spec_.name + "' was compiled for " +
+                               describeSpec(a));
+    call.vars.push_back(v);
+    call.varArgs.push_back(i);
     for (const std::string &u : spec_.updates)
-      written[i] = written[i] || u == a.name;
+      call.written[i] = call.written[i] || u == a.name;
   }
-  auto locks = SharedStore::lockInOrder(vars);
+  for (size_t o = 0; o < spec_.outputs.size(); ++o) {
+    const ArgSpec &a = spec_.args[spec_.outputs[o].arg];
+    if (a.role == ArgRole::Output)
+      TCC_RETURN_IF_ERROR(bindings.shapeOf(spec_, a).status());
+  }
+  // Debug mode: an input must not be a borrowed output gone stale. Then
+  // every borrowed output handed out so far goes stale.
+  if (debug) {
+    std::vector<Array> given;
+    for (const Array &a : call.user)
+      if (!a.isNull())
+        given.push_back(a);
+    TCC_RETURN_IF_ERROR(runtime_.borrowTracker().beginCall(given, uses));
+  }
+  MemoryCounters *counters = counters_.get();
+  counters->recordCall();
+
+  // 2. Shared variables, locked in a fixed order for the whole call.
+  auto locks = SharedStore::lockInOrder(call.vars);
   std::optional<std::lock_guard<std::mutex>> outputLock;
   for (const OutputSpec &o : spec_.outputs)
     if (o.borrow && !outputLock)
       outputLock.emplace(outputMutex_);
-  for (size_t k = 0; k < vars.size(); ++k) {
-    const ArgSpec &a = spec_.args[varArgs[k]];
-    TCC_ASSIGN_OR_RETURN(args[varArgs[k]],
-                         Array::fromBuffer(vars[k]->storageBuffer(), a.dtype,
-                                           vars[k]->shape(), {},
-                                           vars[k]->storageOffset()));
+  for (size_t k = 0; k < call.vars.size(); ++k) {
+    const ArgSpec &a = spec_.args[call.varArgs[k]];
+    TCC_ASSIGN_OR_RETURN(call.args[call.varArgs[k]],
+                         Array::fromBuffer(call.vars[k]->storageBuffer(),
+                                           a.dtype, call.vars[k]->shape(), {},
+                                           call.vars[k]->storageOffset()));
   }
 
-  // 3. Inputs the code can read directly: contiguous, and not sharing
-  // memory with anything the call writes.
-  for (size_t i = 0; i < spec_.args.size(); ++i) {
+  // 3. Inputs the code can use directly: contiguous, and not sharing
+  // memory with anything the call writes. Others are copied, once. A
+  // borrowed (written) input is copied when it overlaps any other argument;
+  // a read-only input only when it overlaps an updated shared variable (a
+  // borrowed input it overlaps is copied instead, so the caller's memory of
+  // a non-borrowed input is never written).
+  for (size_t i = 0; i < numArgs; ++i) {
     if (spec_.args[i].role != ArgRole::Input)
       continue;
-    bool needsCopy = !args[i].isContiguous();
-    for (size_t j = 0; j < spec_.args.size() && !needsCopy; ++j)
-      if (j != i && !args[j].isNull() && (written[i] || written[j]) &&
-          args[i].overlaps(args[j]))
-        needsCopy = true;
+    bool needsCopy = !call.args[i].isContiguous();
+    for (size_t j = 0; j < numArgs && !needsCopy; ++j) {
+      if (j == i || call.args[j].isNull())
+        continue;
+      bool conflict =
+          call.written[i] ||
+          (call.written[j] && spec_.args[j].role == ArgRole::Shared);
+      needsCopy = conflict && call.user[i].overlaps(call.args[j]);
+    }
     if (needsCopy) {
-      TCC_ASSIGN_OR_RETURN(args[i], args[i].copy(counters));
+      TCC_ASSIGN_OR_RETURN(call.args[i], managedCopy(call.user[i], counters_));
     }
   }
 
@@ -200,25 +381,23 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
       continue;
     TCC_ASSIGN_OR_RETURN(Shape shape, bindings.shapeOf(spec_, a));
     TCC_ASSIGN_OR_RETURN(size_t bytes, checkedNbytes(shape, a.dtype));
-    std::shared_ptr<Buffer> &cached = borrowedOutputs_[o];
     std::shared_ptr<Buffer> buffer;
-    if (out.borrow && cached && cached->size() == bytes) {
-      buffer = cached;
-      counters->recordCopyAvoided(bytes);
+    if (out.borrow) {
+      TCC_ASSIGN_OR_RETURN(buffer, borrowedOutputBuffer(o, bytes, call));
     } else {
       TCC_ASSIGN_OR_RETURN(buffer, Buffer::allocate(hostDevice(), bytes));
       counters->recordAllocation(bytes);
-      if (out.borrow)
-        cached = buffer;
     }
-    TCC_ASSIGN_OR_RETURN(args[out.arg],
+    TCC_ASSIGN_OR_RETURN(call.args[out.arg],
                          Array::fromBuffer(buffer, a.dtype, shape));
   }
+  if (debug)
+    TCC_RETURN_IF_ERROR(debugBefore(call));
 
   // 5. The call.
   std::vector<MemrefDescriptor> descriptors;
-  descriptors.reserve(args.size());
-  for (const Array &a : args)
+  descriptors.reserve(numArgs);
+  for (const Array &a : call.args)
     descriptors.emplace_back(a.data(), a.shape());
   std::vector<void *> pointers;
   for (MemrefDescriptor &d : descriptors)
@@ -227,11 +406,100 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
 
   std::vector<Array> results;
   for (const OutputSpec &out : spec_.outputs) {
-    results.push_back(args[out.arg]);
+    results.push_back(call.args[out.arg]);
     if (spec_.args[out.arg].role == ArgRole::Input)
-      counters->recordCopyAvoided(args[out.arg].nbytes());
+      counters->recordCopyAvoided(call.args[out.arg].nbytes());
   }
+  if (debug)
+    TCC_RETURN_IF_ERROR(debugAfter(call, results));
   return results;
+}
+
+Status Function::debugBefore(CallState &call) {
+  for (size_t i = 0; i < spec_.args.size(); ++i) {
+    const ArgSpec &a = spec_.args[i];
+    if (a.role == ArgRole::Input && !a.borrow)
+      call.hashes[i] = hashElements(call.user[i]);
+    if (a.role == ArgRole::Shared && !call.written[i])
+      call.hashes[i] = hashElements(call.args[i]);
+  }
+  return Status::success();
+}
+
+Status Function::debugAfter(CallState &call, std::vector<Array> &results) {
+  auto violation = [&](const std::string &what) {
+    return Status::error(ErrorCode::Aliasing, "debug mode: call of '" +
+                                                  spec_.name + "' " + what);
+  };
+  // Non-borrowed inputs and variables the call does not update are intact.
+  for (const auto &[i, before] : call.hashes) {
+    const ArgSpec &a = spec_.args[i];
+    const Array &now = a.role == ArgRole::Input ? call.user[i] : call.args[i];
+    if (hashElements(now) != before)
+      return violation(a.role == ArgRole::Input
+                           ? "changed its non-borrowed input " +
+                                 quoted(a.name)
+                           : "changed shared variable " + quoted(a.name) +
+                                 ", which it does not update");
+  }
+  // No output aliases what its flags do not allow.
+  SharedStore &store = runtime_.shared();
+  for (size_t o = 0; o < results.size(); ++o) {
+    const OutputSpec &out = spec_.outputs[o];
+    const Array &r = results[o];
+    for (size_t i = 0; i < spec_.args.size(); ++i) {
+      const ArgSpec &a = spec_.args[i];
+      if (a.role != ArgRole::Input || !r.overlaps(call.user[i]))
+        continue;
+      if (!(out.borrow && a.borrow))
+        return violation("returned output " + quoted(out.name) +
+                         " aliasing input " + quoted(a.name) +
+                         (out.borrow ? ", which is not borrowed"
+                                     : " (the output is not borrowed)"));
+    }
+    for (size_t p = 0; p < results.size(); ++p)
+      if (p != o && r.overlaps(results[p]))
+        return violation("returned outputs " + quoted(out.name) + " and " +
+                         quoted(spec_.outputs[p].name) +
+                         " in overlapping memory");
+    if (!out.borrow)
+      if (const SharedVariable *v =
+              store.findOverlappingVariable(hostDevice(), r.byteRange()))
+        return violation("returned output " + quoted(out.name) +
+                         " aliasing shared variable " + quoted(v->name()) +
+                         " (the output is not borrowed)");
+  }
+  TCC_RETURN_IF_ERROR(store.checkNoAliasing());
+  // Donated inputs that hold no result are poisoned, unless they share
+  // memory with something the caller may still read.
+  for (size_t i = 0; i < spec_.args.size(); ++i) {
+    const ArgSpec &a = spec_.args[i];
+    if (a.role != ArgRole::Input || !a.borrow)
+      continue;
+    Array &donated = call.user[i];
+    bool keep = store.findOverlappingVariable(hostDevice(),
+                                              donated.byteRange()) != nullptr;
+    for (const Array &r : results)
+      keep = keep || donated.overlaps(r);
+    for (size_t j = 0; j < spec_.args.size(); ++j)
+      keep = keep || (j != i && spec_.args[j].role == ArgRole::Input &&
+                      !spec_.args[j].borrow &&
+                      donated.overlaps(call.user[j]));
+    if (!keep)
+      TCC_RETURN_IF_ERROR(poison(donated));
+  }
+  // Borrowed outputs get handles of their own and are tracked until the
+  // next call makes them stale.
+  for (size_t o = 0; o < results.size(); ++o) {
+    const OutputSpec &out = spec_.outputs[o];
+    if (!out.borrow)
+      continue;
+    TCC_ASSIGN_OR_RETURN(results[o], distinctHandle(results[o]));
+    runtime_.borrowTracker().addFresh(
+        results[o], "borrowed output " + quoted(out.name) + " of " +
+                        quoted(spec_.name));
+  }
+  return Status::success();
 }
 
 } // namespace tcc

@@ -7,6 +7,7 @@
 #include "runtime/core/Counters.h"
 #include "runtime/exec/Program.h"
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,19 +16,28 @@
 namespace tcc {
 
 class Runtime;
+class SharedVariable;
 
 /// A compiled function bound to a runtime's shared variables. `call`
 /// applies the memory contract of its manifest:
 /// - inputs are read where they are; a non-contiguous input is made
-///   contiguous (one copy), and a borrowed input that overlaps another
-///   argument in memory is copied first, so results never depend on
-///   aliasing;
+///   contiguous (one copy), and an input that overlaps, by address, memory
+///   the call writes (a borrowed input, an updated shared variable) is
+///   copied first, so results never depend on aliasing;
 /// - non-borrowed inputs are never written;
-/// - outputs are fresh arrays, except borrowed ones, whose buffer is reused
-///   from call to call (or is a borrowed input computed in place);
-/// - shared variables are updated in place, all together, and only when
-///   the call's arguments have been checked: a call that fails changes
-///   nothing.
+/// - outputs are fresh user-space arrays aliased to nothing, except
+///   borrowed ones, whose buffer is reused from call to call (or is a
+///   borrowed input computed in place); a reused buffer never overlaps an
+///   input of the call or a shared variable's storage;
+/// - shared variables are updated in place, all together, under their
+///   locks, and only when the call's arguments have been checked: a call
+///   that fails changes nothing and allocates nothing.
+///
+/// Counters: runtime-made copies of inputs and reused output buffers are
+/// managed memory (they count in live and peak managed bytes); fresh
+/// outputs are user-space allocations. A reused borrowed output buffer and
+/// an output computed in a borrowed input each count as a copy avoided.
+/// Temporaries and copies inside the compiled code are not counted.
 class Function {
 public:
   Function(Runtime &runtime, std::shared_ptr<const Program> program,
@@ -40,19 +50,35 @@ public:
   Result<std::vector<Array>> call(const std::vector<Array> &inputs);
   /// Calls with inputs by name.
   Result<std::vector<Array>> call(const std::map<std::string, Array> &inputs);
+  /// `f.call({x, y})`: inputs in declaration order (a braced list would
+  /// otherwise be ambiguous between the two overloads above).
+  Result<std::vector<Array>> call(std::initializer_list<Array> inputs) {
+    return call(std::vector<Array>(inputs));
+  }
+  /// Calls a function without inputs.
+  Result<std::vector<Array>> call() { return call(std::vector<Array>()); }
 
   /// This function's own counters (they also feed the runtime's).
   MemoryCounters &counters() const { return *counters_; }
 
 private:
+  struct CallState;
+  /// A reusable buffer of `bytes` for borrowed output `o` that overlaps no
+  /// argument of this call and no shared variable.
+  Result<std::shared_ptr<Buffer>> borrowedOutputBuffer(size_t o, size_t bytes,
+                                                       const CallState &call);
+  Status debugBefore(CallState &call);
+  Status debugAfter(CallState &call, std::vector<Array> &results);
+
   Runtime &runtime_;
   std::shared_ptr<const Program> program_;
   const FunctionSpec &spec_;
   EntryPoint entry_;
   CountersPtr counters_;
-  /// Buffers of borrowed outputs, reused across calls.
+  /// Buffers of borrowed outputs, reused across calls: at most two per
+  /// output, so that `y = f(y)` alternates between them without allocating.
   std::mutex outputMutex_;
-  std::vector<std::shared_ptr<Buffer>> borrowedOutputs_;
+  std::vector<std::vector<std::shared_ptr<Buffer>>> borrowedOutputs_;
 };
 
 } // namespace tcc

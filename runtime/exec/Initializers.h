@@ -13,7 +13,12 @@ namespace tcc {
 /// with seed s draws from splitmix64 of (s, i) — uniform in [low, high),
 /// normal through the Box-Muller transform — so the same graph file gives
 /// the same weights everywhere.
-Result<Array> initialValue(const SharedSpec &spec);
+///
+/// With `managed` counters, the value is built directly in a buffer of the
+/// managed space (recorded there as an allocation, and as a copy for npy
+/// files), ready for a shared variable to adopt; otherwise in user space.
+Result<Array> initialValue(const SharedSpec &spec,
+                           const CountersPtr &managed = nullptr);
 
 } // namespace tcc
 

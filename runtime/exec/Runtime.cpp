@@ -3,10 +3,93 @@
 #include "runtime/exec/Runtime.h"
 #include "runtime/exec/Initializers.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
 namespace tcc {
 
-Runtime::Runtime()
-    : counters_(std::make_shared<MemoryCounters>()), store_(counters_) {}
+bool debugRequestedByEnvironment() {
+  const char *value = std::getenv("TCC_DEBUG");
+  if (!value)
+    return false;
+  for (const char *off : {"", "0", "false", "off", "no", "FALSE", "OFF", "NO"})
+    if (std::strcmp(value, off) == 0)
+      return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// BorrowTracker
+//===----------------------------------------------------------------------===//
+
+Status BorrowTracker::checkLocked(const Array &array,
+                                  const std::string &use) const {
+  if (array.isNull())
+    return Status::success();
+  ByteRange range = array.byteRange();
+  for (const Record &r : records_) {
+    if (!r.stale || r.raw != array.buffer().get() || r.buffer.expired())
+      continue;
+    if (r.range.overlaps(range))
+      return Status::error(
+          ErrorCode::Aliasing,
+          use + " is " + r.what +
+              ", which a later call may have overwritten (debug mode: "
+              "a borrowed output is valid only until the next call; copy "
+              "it, or use Out without borrow)");
+  }
+  return Status::success();
+}
+
+Status BorrowTracker::check(const Array &array, const std::string &use) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return checkLocked(array, use);
+}
+
+Status BorrowTracker::beginCall(const std::vector<Array> &inputs,
+                                const std::vector<std::string> &uses) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    TCC_RETURN_IF_ERROR(checkLocked(inputs[i], uses[i]));
+  records_.erase(std::remove_if(records_.begin(), records_.end(),
+                                [](const Record &r) {
+                                  return r.buffer.expired();
+                                }),
+                 records_.end());
+  for (Record &r : records_)
+    r.stale = true;
+  return Status::success();
+}
+
+void BorrowTracker::addFresh(const Array &array, std::string what) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Record r;
+  r.buffer = array.buffer();
+  r.raw = array.buffer().get();
+  r.range = array.byteRange();
+  r.what = std::move(what);
+  records_.push_back(std::move(r));
+}
+
+size_t BorrowTracker::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return records_.size();
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime
+//===----------------------------------------------------------------------===//
+
+Runtime::Runtime(RuntimeOptions options)
+    : counters_(std::make_shared<MemoryCounters>()), store_(counters_),
+      debug_(options.debug || debugRequestedByEnvironment()) {}
+
+Status Runtime::checkFresh(const Array &array) const {
+  if (!debug())
+    return Status::success();
+  return tracker_.check(array, "the array " + array.describe());
+}
 
 Runtime::~Runtime() = default;
 
@@ -36,11 +119,12 @@ Status Runtime::load(std::shared_ptr<const Program> program) {
                                  dtypeName(s.dtype) + shapeToString(s.shape));
       continue;
     }
-    TCC_ASSIGN_OR_RETURN(Array value, initialValue(s));
+    TCC_ASSIGN_OR_RETURN(Array value, initialValue(s, counters_));
     fresh.emplace_back(&s, std::move(value));
   }
   for (auto &[spec, value] : fresh) {
-    // The initial value is ours: the variable adopts it without a copy.
+    // The initial value was built in the managed space for this variable:
+    // it adopts it without a copy.
     TCC_ASSIGN_OR_RETURN(SharedVariable * v,
                          store_.create(spec->name, value, /*borrow=*/true));
     (void)v;

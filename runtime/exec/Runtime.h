@@ -7,19 +7,72 @@
 #include "runtime/exec/Function.h"
 #include "runtime/exec/Program.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace tcc {
+
+/// How a runtime behaves.
+struct RuntimeOptions {
+  /// Debug mode: every call is checked against the memory contract (see
+  /// docs/memory-model.md). Non-borrowed inputs and the shared variables a
+  /// call does not update must come out bitwise unchanged; no output may
+  /// alias what its flags do not allow; borrowed outputs go stale when the
+  /// next call starts (checkFresh() and the inputs of later calls report
+  /// them); borrowed inputs that are not outputs are poisoned (NaN for
+  /// floats, 0xA5 bytes otherwise) after the call. A violation makes the
+  /// call return an Aliasing error. Also turned on by TCC_DEBUG=1 in the
+  /// environment.
+  bool debug = false;
+};
+
+/// True when the environment asks for debug mode (TCC_DEBUG set to a
+/// value other than "", "0", "false", "off" or "no").
+bool debugRequestedByEnvironment();
+
+/// Debug mode's memory of the borrowed outputs handed to the user. Each
+/// borrowed output of a debug-mode call has a Buffer object of its own
+/// (aliasing the function's reusable memory), so a stale result and a fresh
+/// one over the same bytes are told apart.
+class BorrowTracker {
+public:
+  /// Aliasing error when `array` views a borrowed output that a later call
+  /// has made stale; `use` says how the array was reached ("input 'x' of
+  /// 'f'").
+  Status check(const Array &array, const std::string &use) const;
+  /// A call starts: checks its inputs, then (when they are fine) marks every
+  /// borrowed output recorded so far stale, all under one lock.
+  Status beginCall(const std::vector<Array> &inputs,
+                   const std::vector<std::string> &uses);
+  /// Records a borrowed output that stays valid until the next call starts.
+  void addFresh(const Array &array, std::string what);
+  /// Number of records (live borrowed outputs seen by debug mode).
+  size_t size() const;
+
+private:
+  struct Record {
+    std::weak_ptr<Buffer> buffer;
+    const Buffer *raw = nullptr;
+    ByteRange range;
+    bool stale = false;
+    std::string what;
+  };
+  Status checkLocked(const Array &array, const std::string &use) const;
+
+  mutable std::mutex mutex_;
+  std::vector<Record> records_;
+};
 
 /// Owns the shared-variable store (the managed memory space), the counters,
 /// and the programs loaded into it. Thread-safe for calls; loading is not
 /// concurrent with calls.
 class Runtime {
 public:
-  Runtime();
+  explicit Runtime(RuntimeOptions options = {});
   ~Runtime();
   Runtime(const Runtime &) = delete;
   Runtime &operator=(const Runtime &) = delete;
@@ -38,9 +91,22 @@ public:
   /// The loaded functions' names, sorted.
   std::vector<std::string> functionNames() const;
 
+  /// True in debug mode (RuntimeOptions::debug or TCC_DEBUG=1).
+  bool debug() const { return debug_.load(std::memory_order_relaxed); }
+  /// Turns debug mode on or off (not while calls run).
+  void setDebug(bool on) { debug_.store(on, std::memory_order_relaxed); }
+  /// In debug mode: an Aliasing error when `array` views a borrowed output
+  /// (Out(y, borrow)) of a call that a later call may have overwritten.
+  /// Outside debug mode nothing is tracked and this always succeeds.
+  Status checkFresh(const Array &array) const;
+  /// Debug mode's records (for Function).
+  BorrowTracker &borrowTracker() { return tracker_; }
+
 private:
   CountersPtr counters_;
   SharedStore store_;
+  std::atomic<bool> debug_;
+  BorrowTracker tracker_;
   std::vector<std::shared_ptr<const Program>> programs_;
   std::map<std::string, std::unique_ptr<Function>> functions_;
 };

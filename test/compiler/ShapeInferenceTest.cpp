@@ -359,12 +359,85 @@ TEST_CASE("checkReshape", "[ShapeInference]") {
   CHECK(fails(S({D(6)}), S({D(-1), D(6)})) ==
         "reshape of [6] to [-1, 6]: negative dimension");
 
+  // Symbols that the target keeps cancel out; the rest is compared.
+  CHECK(ok(S({Sym("N"), D(2), D(3)}), S({Sym("N"), D(6)})));
+  CHECK(ok(S({D(2), Sym("N"), D(3)}), S({D(3), D(2), Sym("N")})));
+  CHECK(ok(S({Sym("N"), D(0)}), S({Sym("N"), D(0), D(5)})));
+  CHECK(fails(S({Sym("N"), D(2), D(3)}), S({Sym("N"), D(7)})) ==
+        "cannot reshape [N, 2, 3] (N x 6 elements) to [N, 7] (N x 7 "
+        "elements)");
+  CHECK(fails(S({Sym("N"), D(4)}), S({Sym("N")})) ==
+        "cannot reshape [N, 4] (N x 4 elements) to [N] (N x 1 elements)");
+  CHECK(fails(S({Sym("N"), Sym("M"), D(2)}), S({Sym("N"), D(2)})) ==
+        "reshape of [N, M, 2] to [N, 2]: the target has no place for the "
+        "input's dimension M");
+  CHECK(fails(S({Sym("N"), D(4)}), S({Sym("M"), D(4)})) ==
+        "reshape of [N, 4] to [M, 4]: the input has no dimension M");
+  // Anonymous dimensions (the verifier's view) match nothing: [?, 4] to
+  // [?] may be right, and is not rejected.
+  CHECK(ok(S({Any(), D(4)}), S({Any(), D(3)})));
+  CHECK(ok(S({Any(), Any()}), S({Any()})));
+  CHECK(fails(S({Any(), D(4)}), S({Sym("N")})) ==
+        "reshape of [?, 4] to [N]: the input has no dimension N");
+  // A target size that overflows int64 cannot match a countable input.
+  int64_t big = int64_t(1) << 40;
+  CHECK(fails(S({D(2), D(3)}), S({D(big), D(big)})) ==
+        "cannot reshape [2, 3] (6 elements) to [1099511627776, "
+        "1099511627776]");
+
   // isValidReshape is the same rule without a diagnostic.
   CHECK(tc::isValidReshape(S({D(2), D(3)}), S({D(3), D(2)})));
   CHECK(tc::isValidReshape(S({Sym("N"), D(4)}), S({Any(), D(2)})));
   CHECK_FALSE(tc::isValidReshape(S({D(2), D(3)}), S({D(4)})));
   CHECK_FALSE(tc::isValidReshape(S({Sym("N")}), S({D(4)})));
   CHECK(r.diagnostics.empty());
+}
+
+TEST_CASE("inferReshape", "[ShapeInference]") {
+  Rules r;
+  auto infers = [&](const Shape &from, const Shape &to) {
+    FailureOr<Shape> result = tc::inferReshape(from, to, r.emit());
+    CHECK(r.diagnostics.empty());
+    REQUIRE(succeeded(result));
+    return *result;
+  };
+  auto fails = [&](const Shape &from, const Shape &to) {
+    CHECK(failed(tc::inferReshape(from, to, r.emit())));
+    return r.takeError();
+  };
+  CHECK(infers(S({D(2), D(3), D(4)}), S({D(-1), D(4)})) == S({D(6), D(4)}));
+  CHECK(infers(S({D(2), D(3)}), S({D(-1)})) == S({D(6)}));
+  CHECK(infers(S({}), S({D(1), D(-1)})) == S({D(1), D(1)}));
+  CHECK(infers(S({D(2), D(0)}), S({D(-1)})) == S({D(0)}));
+  // Without -1, the target is checked and returned as it is.
+  CHECK(infers(S({D(2), D(3)}), S({D(3), D(2)})) == S({D(3), D(2)}));
+  // A kept symbol: -1 is the rest of the input's static size.
+  CHECK(infers(S({Sym("N"), D(2), D(3)}), S({Sym("N"), D(-1)})) ==
+        S({Sym("N"), D(6)}));
+  CHECK(infers(S({Sym("N"), D(4)}), S({D(2), Sym("N"), D(-1)})) ==
+        S({D(2), Sym("N"), D(2)}));
+  // No symbol kept: -1 of a dynamic input is anonymous.
+  CHECK(infers(S({Sym("N"), D(4)}), S({D(-1)})) == S({Any()}));
+  CHECK(infers(S({Sym("N"), D(4)}), S({D(-1), D(2)})) == S({Any(), D(2)}));
+
+  CHECK(fails(S({D(2), D(3)}), S({D(4), D(-1)})) ==
+        "cannot reshape [2, 3] (6 elements) to [4, -1]");
+  CHECK(fails(S({D(2), D(0)}), S({D(0), D(-1)})) ==
+        "cannot reshape [2, 0] (0 elements) to [0, -1]");
+  CHECK(fails(S({Sym("N"), D(4)}), S({Sym("N"), D(3), D(-1)})) ==
+        "cannot reshape [N, 4] (N x 4 elements) to [N, 3, -1]");
+  CHECK(fails(S({D(2), D(3)}), S({D(-1), D(-1)})) ==
+        "reshape can infer only one dimension (-1)");
+  CHECK(fails(S({D(2), D(3)}), S({D(-2), D(-3)})) ==
+        "reshape to a negative dimension -2");
+  CHECK(fails(S({Sym("N"), Sym("M")}), S({Sym("N"), D(-1)})) ==
+        "reshape of [N, M] to [N, -1]: at most one dimension may be dynamic");
+  CHECK(fails(S({D(3), Sym("B"), Sym("T")}), S({Sym("T"), D(-1)})) ==
+        "reshape of [3, B, T] to [T, -1]: at most one dimension may be "
+        "dynamic");
+  CHECK(fails(S({Sym("N"), D(4)}), S({D(8)})) ==
+        "reshape of [N, 4] to [8]: a dynamic input cannot take a static "
+        "shape");
 }
 
 TEST_CASE("checkBroadcastTo", "[ShapeInference]") {

@@ -12,6 +12,7 @@ enum ExitCode { kSuccess = 0, kBadInput = 1, kBadUsage = 2 };
 /// Each command parses its own options: argv[0] is "tcc <command>".
 int runCompile(int argc, char **argv);
 int runRun(int argc, char **argv);
+int runExplain(int argc, char **argv);
 
 } // namespace tcc::cli
 

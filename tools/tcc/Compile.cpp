@@ -1,6 +1,7 @@
 //===- Compile.cpp - tcc compile ------------------------------------------===//
 
 #include "Commands.h"
+#include "compiler/aot/Artifact.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/Registration.h"
@@ -25,7 +26,8 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class Emit { Tc, Linalg, Bufferized, Loops, LlvmMlir, LlvmIr };
+enum class Emit { Tc, Linalg, Bufferized, Loops, LlvmMlir, LlvmIr, Asm, Obj, So };
+enum class Target { X86, Nvptx };
 
 /// The options of `tcc compile`; they exist only while it runs.
 struct CompileOptions {
@@ -45,13 +47,25 @@ struct CompileOptions {
                      "memrefs after One-Shot Bufferize: the memory contract"),
           clEnumValN(Emit::Loops, "loops", "loops over memrefs"),
           clEnumValN(Emit::LlvmMlir, "llvm-mlir", "the LLVM dialect"),
-          clEnumValN(Emit::LlvmIr, "llvm-ir", "LLVM IR")),
+          clEnumValN(Emit::LlvmIr, "llvm-ir", "LLVM IR"),
+          clEnumValN(Emit::Asm, "asm", "assembly for this CPU"),
+          clEnumValN(Emit::Obj, "obj", "an object file for this CPU"),
+          clEnumValN(Emit::So, "so",
+                     "a shared object the runtime loads (needs -o)")),
       cl::cat(category)};
   cl::opt<std::string> dumpIrAfterAll{
       "dump-ir-after-all",
       cl::desc("Write the IR after every pass into this folder, one "
                "numbered file per pass"),
       cl::value_desc("dir"), cl::cat(category)};
+  cl::opt<Target> target{
+      "target", cl::desc("The machine to compile for"), cl::init(Target::X86),
+      cl::values(clEnumValN(Target::X86, "x86", "this x86-64 CPU"),
+                 clEnumValN(Target::Nvptx, "nvptx", "NVIDIA GPUs (PTX)")),
+      cl::cat(category)};
+  cl::opt<unsigned> optLevel{"O", cl::Prefix, cl::init(3),
+                             cl::desc("Optimization level 0-3 (default 3)"),
+                             cl::value_desc("level"), cl::cat(category)};
   cl::opt<bool> timing{"timing", cl::desc("Print the time each pass takes"),
                        cl::cat(category)};
   cl::opt<std::string> splitInputFile{
@@ -71,14 +85,16 @@ LogicalResult compileBuffer(const CompileOptions &opts,
                             std::unique_ptr<llvm::MemoryBuffer> buffer,
                             tcc::InputKind kind,
                             const DialectRegistry &registry,
-                            llvm::raw_ostream &os) {
+                            llvm::raw_ostream &os,
+                            llvm::raw_pwrite_stream *binaryOut) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
 
   auto compile = [&]() -> LogicalResult {
-    OwningOpRef<ModuleOp> module = tcc::parseModule(sourceMgr, &context, kind);
+    OwningOpRef<ModuleOp> module =
+        tcc::parseModule(sourceMgr, &context, kind, opts.inputFile);
     if (!module)
       return failure();
     tcc::PipelineOptions options;
@@ -92,6 +108,15 @@ LogicalResult compileBuffer(const CompileOptions &opts,
         applyDefaultTimingPassManagerCLOptions(pm);
       return success();
     };
+    if (opts.emit >= Emit::Asm) {
+      tcc::ArtifactKind artifact = opts.emit == Emit::Asm
+                                       ? tcc::ArtifactKind::Assembly
+                                   : opts.emit == Emit::Obj
+                                       ? tcc::ArtifactKind::Object
+                                       : tcc::ArtifactKind::SharedObject;
+      return tcc::writeArtifact(*module, artifact, opts.outputFile, binaryOut,
+                                opts.optLevel, options);
+    }
     tcc::Stage stage = opts.emit == Emit::LlvmIr
                            ? tcc::Stage::LlvmMlir
                            : (tcc::Stage)(int)opts.emit.getValue();
@@ -142,6 +167,27 @@ int tcc::cli::runCompile(int argc, char **argv) {
     return kBadUsage;
   }
 
+  if (opts.target == Target::Nvptx) {
+    llvm::errs() << "tcc compile: error: the nvptx target is not available "
+                    "in this build yet; use --target=x86\n";
+    return kBadUsage;
+  }
+  if (opts.optLevel > 3) {
+    llvm::errs() << "tcc compile: error: -O takes 0, 1, 2 or 3\n";
+    return kBadUsage;
+  }
+  bool binary = opts.emit >= Emit::Asm;
+  if (binary && opts.splitInputFile.getNumOccurrences()) {
+    llvm::errs() << "tcc compile: error: --split-input-file prints IR; it "
+                    "cannot be combined with --emit=asm|obj|so\n";
+    return kBadUsage;
+  }
+  if (opts.emit == Emit::So && opts.outputFile == "-") {
+    llvm::errs() << "tcc compile: error: --emit=so writes a file: give it "
+                    "with -o FILE.so\n";
+    return kBadUsage;
+  }
+
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(opts.inputFile, &message);
@@ -149,19 +195,24 @@ int tcc::cli::runCompile(int argc, char **argv) {
     llvm::errs() << "tcc compile: error: " << message << "\n";
     return kBadInput;
   }
+  // A shared object is written by the linker, not through this stream.
   std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(opts.outputFile, &message);
+      openOutputFile(opts.emit == Emit::So ? std::string("-")
+                                           : opts.outputFile.getValue(),
+                     &message);
   if (!output) {
     llvm::errs() << "tcc compile: error: " << message << "\n";
     return kBadUsage;
   }
 
+  llvm::raw_pwrite_stream *binaryOut = binary ? &output->os() : nullptr;
   DialectRegistry registry;
   tcc::registerCompilerDialects(registry);
   tcc::InputKind kind = tcc::inputKindOf(opts.inputFile);
   auto process = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                      llvm::raw_ostream &os) {
-    return compileBuffer(opts, std::move(chunk), kind, registry, os);
+    return compileBuffer(opts, std::move(chunk), kind, registry, os,
+                         binaryOut);
   };
   LogicalResult result = failure();
   if (opts.splitInputFile.getNumOccurrences()) {

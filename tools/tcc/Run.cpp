@@ -11,6 +11,7 @@
 #include "compiler/pipelines/Registration.h"
 #include "runtime/core/Npy.h"
 #include "runtime/exec/Runtime.h"
+#include "runtime/loader/SharedObject.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -74,6 +75,32 @@ std::string describe(const tcc::Array &a) {
   return std::string(tcc::dtypeName(a.dtype())) + tcc::shapeToString(a.shape());
 }
 
+/// Compiles a graph file or tc MLIR for this CPU.
+int compileFile(const std::string &path, std::shared_ptr<tcc::Program> &program) {
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+  if (!file) {
+    llvm::errs() << "tcc run: error: " << message << "\n";
+    return kBadInput;
+  }
+  DialectRegistry registry;
+  tcc::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      tcc::parseModule(sourceMgr, &context, tcc::inputKindOf(path), path);
+  if (!module)
+    return kBadInput;
+  FailureOr<std::shared_ptr<tcc::Program>> compiled = tcc::compileForHost(*module);
+  if (failed(compiled))
+    return kBadInput;
+  program = *compiled;
+  return kSuccess;
+}
+
 } // namespace
 
 int tcc::cli::runRun(int argc, char **argv) {
@@ -109,36 +136,24 @@ int tcc::cli::runRun(int argc, char **argv) {
     inputs[spec.substr(0, eq)] = value.value();
   }
 
-  // Compile.
-  std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(opts.inputFile, &message);
-  if (!file) {
-    llvm::errs() << "tcc run: error: " << message << "\n";
-    return kBadInput;
-  }
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // Compile, or load an artifact compiled ahead of time.
   auto compileStart = std::chrono::steady_clock::now();
-  OwningOpRef<ModuleOp> module =
-      parseModule(sourceMgr, &context, inputKindOf(opts.inputFile));
-  if (!module)
-    return kBadInput;
-  FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
-  if (failed(program))
-    return kBadInput;
+  std::shared_ptr<Program> program;
+  if (llvm::StringRef(opts.inputFile).ends_with(".so")) {
+    Result<std::shared_ptr<Program>> loaded = loadSharedObject(opts.inputFile);
+    if (!loaded.ok())
+      return fail(loaded.status());
+    program = loaded.value();
+  } else if (int rc = compileFile(opts.inputFile, program); rc != kSuccess) {
+    return rc;
+  }
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
 
   // Load and call.
   Runtime runtime;
-  if (Status s = runtime.load(*program); !s.ok())
+  if (Status s = runtime.load(program); !s.ok())
     return fail(s);
   if (!opts.sharedIn.empty())
     if (Status s = runtime.shared().loadNpz(opts.sharedIn, true); !s.ok())

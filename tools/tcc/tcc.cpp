@@ -25,7 +25,10 @@ COMMANDS:
   compile FILE   parse and compile a graph file (.tg) or tc MLIR (.mlir),
                  printing any stage (--emit=tc|linalg|bufferized|loops|
                  llvm-mlir|llvm-ir)
-  run FILE       compile for this CPU and call one function on .npy inputs
+  run FILE       compile for this CPU (or load FILE.so from --emit=so) and
+                 call one function on .npy inputs
+  explain FILE   the memory contract in words: what is overwritten, where
+                 outputs live, every copy with its reason and size
 
 Run 'tcc <command> --help' for a command's options.
   tcc --help     this text
@@ -55,6 +58,8 @@ int main(int argc, char **argv) {
     return runCompile(argc - 1, argv + 1);
   if (command == "run")
     return runRun(argc - 1, argv + 1);
+  if (command == "explain")
+    return runExplain(argc - 1, argv + 1);
   llvm::errs() << "tcc: error: unknown command '" << command << "'\n\n"
                << kUsage;
   return kBadUsage;

@@ -226,51 +226,148 @@ FailureOr<Shape> concatShape(ArrayRef<Shape> inputs, int64_t axis,
   return result;
 }
 
-/// Why reshaping `from` to `to` is invalid, or nothing when it is valid.
-static std::optional<std::string> reshapeProblem(const Shape &from,
-                                                 const Shape &to) {
-  int64_t dynamicTo =
-      llvm::count_if(to, [](const Dim &d) { return d.isDynamic(); });
-  bool fromDynamic =
-      llvm::any_of(from, [](const Dim &d) { return d.isDynamic(); });
-  std::string what = "reshape of " + formatShape(from) + " to " +
-                     formatShape(to);
-  if (dynamicTo > 1)
-    return what + ": at most one dimension may be dynamic";
-  if (llvm::any_of(to,
-                   [](const Dim &d) { return !d.isDynamic() && d.size < 0; }))
-    return what + ": negative dimension";
-  if (dynamicTo == 0 && fromDynamic)
-    return what + ": a dynamic input cannot take a static shape";
-  std::optional<int64_t> fromCount = staticElementCount(from);
-  if (!fromCount)
+/// `a * b`, or nothing when it overflows int64.
+static std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t product;
+  if (llvm::MulOverflow(a, b, product))
     return std::nullopt;
-  std::string count = " (" + std::to_string(*fromCount) + " elements)";
-  if (dynamicTo == 0) {
-    if (fromCount != staticElementCount(to))
-      return "cannot reshape " + formatShape(from) + count + " to " +
-             formatShape(to);
-    return std::nullopt;
+  return product;
+}
+
+/// Resolves a reshape target and checks it against the input, or says why
+/// it is invalid. With `allowInfer`, one static -1 in `to` is inferred.
+///
+/// Symbolic target dimensions must come from the input. They cancel out:
+/// the input's other dimensions, when static, must hold as many elements as
+/// the target's other dimensions ([N, 2, 3] -> [N, 6], [N, 4] -> [N, 2, -1]).
+/// Anonymous dynamic dimensions (`?`, as the verifier sees every dynamic
+/// size) match nothing, so only what the static sizes prove is checked.
+static FailureOr<Shape> resolveReshape(const Shape &from, const Shape &to,
+                                       bool allowInfer, std::string &problem) {
+  std::string what =
+      "reshape of " + formatShape(from) + " to " + formatShape(to);
+  auto fail = [&](std::string message) -> FailureOr<Shape> {
+    problem = std::move(message);
+    return failure();
+  };
+  std::optional<size_t> inferred;
+  for (auto [i, d] : llvm::enumerate(to)) {
+    if (d.isDynamic() || d.size >= 0)
+      continue;
+    if (!allowInfer)
+      return fail(what + ": negative dimension");
+    if (d.size != -1)
+      return fail("reshape to a negative dimension " + std::to_string(d.size));
+    if (inferred)
+      return fail("reshape can infer only one dimension (-1)");
+    inferred = i;
   }
-  int64_t known = 1;
-  for (const Dim &d : to)
-    if (!d.isDynamic())
-      known *= d.size;
-  if (known == 0 ? *fromCount != 0 : *fromCount % known != 0)
-    return "cannot reshape " + formatShape(from) + count + " to " +
-           formatShape(to);
-  return std::nullopt;
+
+  auto dynamicCount = [](const Shape &s) {
+    return llvm::count_if(s, [](const Dim &d) { return d.isDynamic(); });
+  };
+  if (dynamicCount(to) > 1)
+    return fail(what + ": at most one dimension may be dynamic");
+
+  // Cancel each symbolic target dimension against one of the input.
+  SmallVector<bool> used(from.size(), false);
+  SmallVector<bool> matchedTo(to.size(), false);
+  for (auto [i, d] : llvm::enumerate(to)) {
+    if (!d.isDynamic() || d.symbol.empty())
+      continue;
+    size_t j = 0;
+    while (j < from.size() && (used[j] || !(from[j] == d)))
+      ++j;
+    if (j == from.size())
+      return fail(what + ": the input has no dimension " + d.symbol);
+    used[j] = true;
+    matchedTo[i] = true;
+  }
+  // What is left on each side: the input's count (when static) and the
+  // product of the target's static sizes.
+  std::string symbols;
+  const Dim *leftDynamic = nullptr;
+  Shape restFrom;
+  for (auto [j, d] : llvm::enumerate(from)) {
+    if (used[j])
+      symbols += d.symbol + " x ";
+    else if (d.isDynamic() && !leftDynamic)
+      leftDynamic = &d;
+    if (!used[j])
+      restFrom.push_back(d);
+  }
+  std::optional<int64_t> toKnown = 1;
+  bool toAnonymous = false;
+  for (auto [i, d] : llvm::enumerate(to)) {
+    if (matchedTo[i] || (inferred && i == *inferred))
+      continue;
+    if (d.isDynamic())
+      toAnonymous = true;
+    else if (toKnown)
+      toKnown = checkedMul(*toKnown, d.size);
+  }
+
+  Shape result = to;
+  std::optional<int64_t> fromCount = staticElementCount(restFrom);
+  if (leftDynamic) {
+    // Nothing is known about the count: -1 stays dynamic, and a target
+    // without a dynamic size of its own cannot hold the input.
+    if (inferred)
+      result[*inferred] = Dim::dynamic();
+    else if (!toAnonymous && symbols.empty())
+      return fail(what + ": a dynamic input cannot take a static shape");
+    else if (!toAnonymous)
+      return fail(what + ": the target has no place for the input's " +
+                  "dimension " + leftDynamic->str());
+  } else if (!fromCount) {
+    // More elements than int64 counts: nothing to check.
+    if (inferred)
+      result[*inferred] = Dim::dynamic();
+  } else {
+    auto count = [&](int64_t n) {
+      return "(" + symbols + std::to_string(n) + " elements)";
+    };
+    std::string cannot = "cannot reshape " + formatShape(from) + " " +
+                         count(*fromCount) + " to " + formatShape(to);
+    if (inferred || toAnonymous) {
+      // The dynamic size is the quotient; a zero product leaves it open.
+      bool divides = toKnown && (*toKnown == 0 ? !inferred && *fromCount == 0
+                                               : *fromCount % *toKnown == 0);
+      if (!divides)
+        return fail(cannot);
+      if (inferred)
+        result[*inferred] = Dim::fixed(*fromCount / *toKnown);
+    } else if (toKnown != fromCount) {
+      if (symbols.empty() || !toKnown)
+        return fail(cannot);
+      return fail(cannot + " " + count(*toKnown));
+    }
+  }
+  if (dynamicCount(result) > 1)
+    return fail(what + ": at most one dimension may be dynamic");
+  return result;
+}
+
+FailureOr<Shape> inferReshape(const Shape &from, const Shape &to,
+                              EmitErrorFn emitError) {
+  std::string problem;
+  FailureOr<Shape> result = resolveReshape(from, to, true, problem);
+  if (failed(result))
+    return emitError() << problem;
+  return result;
 }
 
 LogicalResult checkReshape(const Shape &from, const Shape &to,
                            EmitErrorFn emitError) {
-  if (std::optional<std::string> problem = reshapeProblem(from, to))
-    return emitError() << *problem;
+  std::string problem;
+  if (failed(resolveReshape(from, to, false, problem)))
+    return emitError() << problem;
   return success();
 }
 
 bool isValidReshape(const Shape &from, const Shape &to) {
-  return !reshapeProblem(from, to).has_value();
+  std::string problem;
+  return succeeded(resolveReshape(from, to, false, problem));
 }
 
 LogicalResult checkBroadcastTo(const Shape &from, const Shape &to,

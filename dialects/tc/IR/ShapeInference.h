@@ -74,9 +74,18 @@ mlir::FailureOr<Shape> sliceShape(const Shape &input,
 mlir::FailureOr<Shape> concatShape(llvm::ArrayRef<Shape> inputs, int64_t axis,
                                    EmitErrorFn emitError);
 /// A reshape keeps the element count, at most one target dim is dynamic,
-/// and a dynamic input does not become a static shape.
+/// and a dynamic input does not become a static shape. A symbolic target
+/// dimension (N) must be one of the input's; the symbols cancel, and the
+/// input's other dimensions, when static, must hold as many elements as the
+/// target's others. Anonymous dynamic dimensions (?) match nothing.
 mlir::LogicalResult checkReshape(const Shape &from, const Shape &to,
                                  EmitErrorFn emitError);
+/// checkReshape for a target that may hold one -1, the size that makes the
+/// element counts agree: [N, 2, 3] to [N, -1] is [N, 6]. A -1 that nothing
+/// static determines (the input has another dynamic dimension) becomes an
+/// anonymous dynamic size. Returns the target with -1 resolved.
+mlir::FailureOr<Shape> inferReshape(const Shape &from, const Shape &to,
+                                    EmitErrorFn emitError);
 /// checkReshape without a diagnostic.
 bool isValidReshape(const Shape &from, const Shape &to);
 /// `from` broadcasts to exactly `to`.

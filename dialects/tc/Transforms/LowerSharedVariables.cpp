@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace tcc::tc {
@@ -103,10 +104,24 @@ struct LowerSharedVariablesPass
       bool aliasesOtherUpdate = llvm::any_of(updated, [&](const auto &entry) {
         return entry.getKey() != name && root == argOf[entry.getKey()];
       });
-      if (aliasesOtherUpdate)
+      if (aliasesOtherUpdate) {
+        // Copy the other variable's old value first thing, before any update
+        // may be computed in place over it, then redo the views on the copy.
+        SmallVector<Operation *> views;
+        for (Value v = value; v != root; v = v.getDefiningOp()->getOperand(0))
+          views.push_back(v.getDefiningOp());
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&entry);
         source = b.create<bufferization::AllocTensorOp>(
-            update.getLoc(), cast<RankedTensorType>(source.getType()),
-            ValueRange(), source);
+            update.getLoc(), cast<RankedTensorType>(root.getType()),
+            ValueRange(), root);
+        b.setInsertionPoint(ret);
+        for (Operation *view : llvm::reverse(views)) {
+          IRMapping mapping;
+          mapping.map(view->getOperand(0), source);
+          source = b.clone(*view, mapping)->getResult(0);
+        }
+      }
       auto materialize = b.create<bufferization::MaterializeInDestinationOp>(
           update.getLoc(), source, dest);
       results.push_back(materialize.getResult());

@@ -78,8 +78,8 @@ func.func @batch_matmul_dynamic(%a: tensor<?x4x3xf32>, %b: tensor<?x3x5xf32>) ->
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME: ins(%[[A]], %[[B]] : tensor<?x4x3xf32>, tensor<3x5xf32>) outs(%[[INIT]] : tensor<?x4x5xf32>)
 // CHECK: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
-// CHECK: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] fastmath<reassoc,contract> : f32
+// CHECK: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] fastmath<reassoc,contract> : f32
 // CHECK: linalg.yield %[[S]] : f32
 // CHECK: return %[[R]]
 func.func @matmul_broadcast_rhs(%a: tensor<?x4x3xf32>, %b: tensor<3x5xf32>) -> tensor<?x4x5xf32> {
@@ -146,7 +146,7 @@ func.func @matmul_stretch_batch(%a: tensor<1x4x3xf64>, %b: tensor<8x3x5xf64>) ->
 // CHECK: ^bb0(%[[A:.*]]: f32, %[[M:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK: %[[D:.*]] = arith.subf %[[A]], %[[M]] : f32
 // CHECK: %[[E:.*]] = math.exp %[[D]] : f32
-// CHECK: %[[S:.*]] = arith.addf %[[E]], %[[ACC]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[E]], %[[ACC]] fastmath<reassoc> : f32
 // CHECK: linalg.yield %[[S]] : f32
 // CHECK: %[[E3:.*]] = tensor.empty(%{{.*}}) : tensor<?x10xf32>
 // CHECK: %[[R:.*]] = linalg.generic

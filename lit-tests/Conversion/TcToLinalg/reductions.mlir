@@ -16,7 +16,7 @@
 // CHECK-SAME: iterator_types = ["parallel", "reduction"]
 // CHECK-SAME: ins(%[[X]] : tensor<4x3xf32>) outs(%[[INIT]] : tensor<4xf32>)
 // CHECK: ^bb0(%[[E:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK: %[[S:.*]] = arith.addf %[[E]], %[[ACC]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[E]], %[[ACC]] fastmath<reassoc> : f32
 // CHECK: linalg.yield %[[S]] : f32
 // CHECK: return %[[R]] : tensor<4xf32>
 func.func @sum_float(%x: tensor<4x3xf32>) -> tensor<4xf32> {
@@ -104,7 +104,7 @@ func.func @max_min(%x: tensor<5xf64>, %y: tensor<5xi32>) -> (tensor<f64>, tensor
 // prod starts at 1.
 // CHECK-LABEL: func.func @prod(
 // CHECK: arith.constant 1.000000e+00 : bf16
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : bf16
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc> : bf16
 // CHECK: arith.constant 1 : i64
 // CHECK: arith.muli %{{.*}}, %{{.*}} : i64
 func.func @prod(%x: tensor<5x2xbf16>, %y: tensor<5x2xi64>) -> (tensor<2xbf16>, tensor<2xi64>) {
@@ -176,7 +176,7 @@ func.func @mean_dynamic(%x: tensor<?x3x?xf32>) -> tensor<1x3x1xf32> {
 // CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[EMPTY]] : tensor<2xf32>)
 // CHECK: ^bb0(%[[E:.*]]: f16, %[[ACC:.*]]: f32):
 // CHECK: %[[W:.*]] = arith.extf %[[E]] : f16 to f32
-// CHECK: arith.addf %[[W]], %[[ACC]] : f32
+// CHECK: arith.addf %[[W]], %[[ACC]] fastmath<reassoc> : f32
 // CHECK: %[[COUNT:.*]] = arith.constant 8.000000e+00 : f32
 // CHECK: ^bb0(%[[S:.*]]: f32, %{{.*}}: f16):
 // CHECK: %[[M:.*]] = arith.divf %[[S]], %[[COUNT]] : f32

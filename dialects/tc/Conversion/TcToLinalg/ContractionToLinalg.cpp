@@ -134,8 +134,14 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value sum;
           if (isFloat) {
-            Value product = b.create<arith::MulFOp>(l, args[0], args[1]);
-            sum = b.create<arith::AddFOp>(l, args[2], product);
+            // Reassociable, so the k loop vectorizes (see combine() in
+            // ReductionToLinalg.cpp).
+            auto fast = arith::FastMathFlagsAttr::get(
+                b.getContext(), arith::FastMathFlags::reassoc |
+                                    arith::FastMathFlags::contract);
+            Value product =
+                b.create<arith::MulFOp>(l, args[0], args[1], fast);
+            sum = b.create<arith::AddFOp>(l, args[2], product, fast);
           } else {
             Value product = b.create<arith::MulIOp>(l, args[0], args[1]);
             sum = b.create<arith::AddIOp>(l, args[2], product);
@@ -215,8 +221,11 @@ struct NormalizeLowering : OpConversionPattern<OpTy> {
                 [&](OpBuilder &b, Location l, ValueRange args) {
                   Value e =
                       b.create<math::ExpOp>(l, shifted(b, l, args[0], args[1]));
+                  auto reassoc = arith::FastMathFlagsAttr::get(
+                      b.getContext(), arith::FastMathFlags::reassoc);
                   b.create<linalg::YieldOp>(
-                      l, b.create<arith::AddFOp>(l, e, args[2]).getResult());
+                      l, b.create<arith::AddFOp>(l, e, args[2], reassoc)
+                             .getResult());
                 })
             .getResult(0);
 

@@ -1,0 +1,326 @@
+//===- MemoryBench.cpp - what borrowing saves, measured -------------------===//
+//
+// tcc-bench-memory [--mib=256] [--reps=5] [--calls=200000]
+//
+// Times the memory-model operations of docs/memory-model.md on one large
+// f32 array, with and without borrow, and prints a table: median time over
+// the repetitions, the ratio against the non-borrowed way of doing the same
+// thing (measured in the same run), and the runtime's counters for one
+// repetition (bytes copied, allocations, peak managed bytes). The last rows
+// are the call overhead of a trivial function in nanoseconds per call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/driver/LoadModule.h"
+#include "compiler/jit/HostJit.h"
+#include "compiler/pipelines/Registration.h"
+#include "runtime/tcc_runtime.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace tcc;
+
+namespace {
+
+const char *kGraph = R"(tg 1
+func twice(x : f32[N]) -> (y : f32[N]) {
+  y = 2 * x
+}
+func twice_in(x : f32[N] borrow) -> (y : f32[N]) {
+  y = 2 * x
+}
+func twice_out(x : f32[N]) -> (y : f32[N] borrow) {
+  y = 2 * x
+}
+func twice_inout(x : f32[N] borrow) -> (y : f32[N] borrow) {
+  y = 2 * x
+}
+func tiny(x : f32[]) -> (y : f32[]) {
+  y = x + 1
+}
+func tiny_out(x : f32[]) -> (y : f32[] borrow) {
+  y = x + 1
+}
+func tiny_inout(x : f32[] borrow) -> (y : f32[] borrow) {
+  y = x + 1
+}
+)";
+
+[[noreturn]] void die(const std::string &what) {
+  std::fprintf(stderr, "tcc-bench-memory: %s\n", what.c_str());
+  std::exit(1);
+}
+
+template <class T> T check(Result<T> r, const char *what) {
+  if (!r.ok())
+    die(std::string(what) + ": " + r.status().toString());
+  return std::move(r).value();
+}
+
+void check(const Status &s, const char *what) {
+  if (!s.ok())
+    die(std::string(what) + ": " + s.toString());
+}
+
+std::shared_ptr<const Program> compile(const std::string &source) {
+  mlir::DialectRegistry registry;
+  registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, "bench.tg"), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseModule(sourceMgr, &context, InputKind::GraphFile);
+  if (!module)
+    die("the benchmark graph does not parse");
+  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
+  if (mlir::failed(program))
+    die("the benchmark graph does not compile");
+  return *program;
+}
+
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// One row of the table.
+struct Row {
+  std::string group, name;
+  double seconds = 0; ///< median
+  CounterSnapshot counters;
+  double baseline = 0; ///< the group's non-borrowed median
+  bool perCall = false;
+  double nsPerCall = 0;
+};
+
+/// A fresh array of `n` floats with every page touched.
+Array filled(int64_t n, float value) {
+  Array a = check(Array::empty(DType::F32, {n}), "allocation");
+  std::fill_n(static_cast<float *>(a.data()), size_t(n), value);
+  return a;
+}
+
+class Bench {
+public:
+  Bench(int64_t n, int reps) : n_(n), reps_(reps) {}
+
+  /// Times `body` `reps` times; `setup` runs before each repetition, out of
+  /// the timing. The counters are those of the last repetition.
+  void measure(const std::string &group, const std::string &name,
+               Runtime &runtime, const std::function<void()> &setup,
+               const std::function<void()> &body, bool baseline = false) {
+    std::vector<double> times;
+    Row row;
+    row.group = group;
+    row.name = name;
+    for (int r = 0; r < reps_; ++r) {
+      setup();
+      runtime.counters().reset();
+      double start = now();
+      body();
+      times.push_back(now() - start);
+      row.counters = runtime.counters().snapshot();
+    }
+    std::sort(times.begin(), times.end());
+    row.seconds = times[times.size() / 2];
+    if (baseline)
+      baselines_[group] = row.seconds;
+    row.baseline = baselines_[group];
+    rows_.push_back(row);
+  }
+
+  void callOverhead(const std::string &name, Function &f, const Array &x,
+                    int calls) {
+    for (int i = 0; i < 1000; ++i) // warm up
+      check(f.call({x}), "call");
+    double best = 1e30;
+    for (int r = 0; r < 3; ++r) {
+      double start = now();
+      for (int i = 0; i < calls; ++i) {
+        Result<std::vector<Array>> out = f.call({x});
+        if (!out.ok())
+          die(out.status().toString());
+      }
+      best = std::min(best, (now() - start) / calls);
+    }
+    Row row;
+    row.group = "call overhead";
+    row.name = name;
+    row.perCall = true;
+    row.nsPerCall = best * 1e9;
+    if (!baselines_.count(row.group))
+      baselines_[row.group] = row.nsPerCall;
+    row.baseline = baselines_[row.group];
+    rows_.push_back(row);
+  }
+
+  void print() const {
+    std::printf("\n%-52s %10s %7s %10s %7s %10s %10s\n", "case", "time",
+                "ratio", "copied", "allocs", "allocated", "peak");
+    std::printf("%-52s %10s %7s %10s %7s %10s %10s\n", "", "", "",
+                "(MiB)", "", "(MiB)", "mngd(MiB)");
+    std::string group;
+    for (const Row &r : rows_) {
+      if (r.group != group) {
+        group = r.group;
+        std::printf("-- %s\n", group.c_str());
+      }
+      if (r.perCall) {
+        std::printf("   %-49s %7.0f ns %6.2fx\n", r.name.c_str(),
+                    r.nsPerCall, r.nsPerCall / r.baseline);
+        continue;
+      }
+      const double mib = 1024.0 * 1024.0;
+      std::printf("   %-49s %7.2f ms %6.3fx %10.1f %7llu %10.1f %10.1f\n",
+                  r.name.c_str(), r.seconds * 1e3, r.seconds / r.baseline,
+                  double(r.counters.bytesCopied) / mib,
+                  (unsigned long long)r.counters.allocations,
+                  double(r.counters.bytesAllocated) / mib,
+                  double(r.counters.peakManagedBytes) / mib);
+    }
+    std::printf("\nratio: time over the first (non-borrowed) row of its "
+                "group, same run.\ncounters: one repetition; 'peak mngd' is "
+                "the peak of the managed space during it\n(shared variables, "
+                "runtime temporaries, reusable output buffers).\n");
+  }
+
+private:
+  int64_t n_;
+  int reps_;
+  std::map<std::string, double> baselines_;
+  std::vector<Row> rows_;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int64_t mib = 256;
+  int reps = 5;
+  int calls = 200000;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--mib=", 0) == 0)
+      mib = std::atoll(a.c_str() + 6);
+    else if (a.rfind("--reps=", 0) == 0)
+      reps = std::atoi(a.c_str() + 7);
+    else if (a.rfind("--calls=", 0) == 0)
+      calls = std::atoi(a.c_str() + 8);
+    else
+      die("usage: tcc-bench-memory [--mib=256] [--reps=5] [--calls=200000]");
+  }
+  if (mib <= 0 || reps <= 0 || calls <= 0)
+    die("--mib, --reps and --calls must be positive");
+  const int64_t n = mib * 1024 * 1024 / 4;
+  std::printf("tcc-bench-memory: f32[%lld] (%lld MiB), %d repetitions, "
+              "median times\n",
+              (long long)n, (long long)mib, reps);
+
+  std::shared_ptr<const Program> program = compile(kGraph);
+  Bench bench(n, reps);
+  Runtime runtime;
+  check(runtime.load(program), "load");
+  SharedStore &store = runtime.shared();
+  Array user = filled(n, 1.0f);
+
+  // shared(value, borrow)
+  for (bool borrow : {false, true}) {
+    bench.measure(
+        "shared(value)",
+        borrow ? "shared(value, borrow=true)" : "shared(value, borrow=false)",
+        runtime, [&] { (void)store.erase("s"); },
+        [&] { check(store.create("s", user, borrow), "create"); }, !borrow);
+  }
+  (void)store.erase("s");
+
+  // get_value(borrow)
+  SharedVariable *s =
+      check(store.create("s", filled(n, 2.0f), /*borrow=*/true), "create");
+  for (bool borrow : {false, true}) {
+    Array got;
+    bench.measure(
+        "get_value", borrow ? "get_value(borrow=true)" : "get_value()",
+        runtime, [&] { got = Array(); },
+        [&] { got = check(s->getArray(borrow), "get_value"); }, !borrow);
+  }
+
+  // s.set_value(f(s.get_value(...)), ...) with f = 2 * x
+  Function *twice = check(runtime.function("twice"), "function");
+  Function *twiceIn = check(runtime.function("twice_in"), "function");
+  Function *twiceOut = check(runtime.function("twice_out"), "function");
+  Function *twiceInOut = check(runtime.function("twice_inout"), "function");
+  bench.measure(
+      "set_value(f(get_value()))",
+      "set_value(twice(get_value()))", runtime, [] {},
+      [&] {
+        Array v = check(s->getArray(false), "get_value");
+        Array r = check(twice->call({v}), "call")[0];
+        check(s->setValue(r, false), "set_value");
+      },
+      true);
+  bench.measure(
+      "set_value(f(get_value()))",
+      "set_value(twice_inout(get_value(borrow)), borrow)", runtime, [] {},
+      [&] {
+        Array v = check(s->getArray(true), "get_value");
+        Array r = check(twiceInOut->call({v}), "call")[0];
+        check(s->setValue(r, true), "set_value");
+      });
+  (void)store.erase("s");
+
+  // y = 2 * x
+  struct Variant {
+    const char *name;
+    Function *f;
+  };
+  for (Variant v : {Variant{"y = 2*x: In(x), Out(y)", twice},
+                    Variant{"y = 2*x: In(x, borrow), Out(y)", twiceIn},
+                    Variant{"y = 2*x: In(x), Out(y, borrow)", twiceOut},
+                    Variant{"y = 2*x: In(x, borrow), Out(y, borrow)",
+                            twiceInOut}}) {
+    Array x = filled(n, 1.5f);
+    (void)check(v.f->call({x}), "warm-up call"); // borrowed buffers exist
+    Array y;
+    bench.measure(
+        "y = 2*x", v.name, runtime, [&] { y = Array(); },
+        [&] { y = check(v.f->call({x}), "call")[0]; }, v.f == twice);
+  }
+  user = Array();
+
+  // Call overhead.
+  Array scalar = check(Array::full(DType::F32, {}, 1.0), "scalar");
+  bench.callOverhead("tiny: In(x), Out(y)",
+                     *check(runtime.function("tiny"), "function"), scalar,
+                     calls);
+  bench.callOverhead("tiny: In(x), Out(y, borrow)",
+                     *check(runtime.function("tiny_out"), "function"), scalar,
+                     calls);
+  bench.callOverhead("tiny: In(x, borrow), Out(y, borrow)",
+                     *check(runtime.function("tiny_inout"), "function"),
+                     scalar, calls);
+  runtime.setDebug(true);
+  bench.callOverhead("tiny: In(x), Out(y), debug mode",
+                     *check(runtime.function("tiny"), "function"), scalar,
+                     calls / 10);
+  runtime.setDebug(false);
+
+  bench.print();
+  return 0;
+}

@@ -1,0 +1,120 @@
+//===- ParserImpl.h - the graph-file parser's state ------------*- C++ -*-===//
+//
+// The recursive-descent parser shared by Parser.cpp (declarations, function
+// bodies) and ExprParser.cpp (expressions, calls, keyword values). Internal
+// to the front end; Parser.h is the interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_FRONTEND_PARSERIMPL_H
+#define TCC_COMPILER_FRONTEND_PARSERIMPL_H
+
+#include "compiler/frontend/Expr.h"
+#include "compiler/frontend/Lexer.h"
+#include "compiler/frontend/Parser.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace tcc::frontend::detail {
+
+/// Deeper nesting than this is reported instead of recursed into.
+constexpr unsigned kMaxNesting = 256;
+
+/// The text from `begin` to `end` in one buffer.
+inline llvm::StringRef span(llvm::StringRef first, llvm::StringRef last) {
+  return llvm::StringRef(first.data(),
+                         last.data() + last.size() - first.data());
+}
+
+class Parser {
+public:
+  Parser(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *context,
+         const GraphFileOptions &options);
+
+  mlir::OwningOpRef<mlir::ModuleOp> parse();
+
+private:
+  /// One level of nesting while alive (a parenthesis, a call, a unary
+  /// minus, the right side of '**'); `tooDeep` past kMaxNesting.
+  class Nesting {
+  public:
+    explicit Nesting(unsigned &depth) : depth(depth) { ++depth; }
+    ~Nesting() { --depth; }
+    Nesting(const Nesting &) = delete;
+    Nesting &operator=(const Nesting &) = delete;
+    bool tooDeep() const { return depth > kMaxNesting; }
+
+  private:
+    unsigned &depth;
+  };
+
+  // Tokens and diagnostics.
+  mlir::Location locOf(llvm::SMLoc loc);
+  mlir::Location here() { return locOf(tok.loc()); }
+  mlir::InFlightDiagnostic error() { return mlir::emitError(here()); }
+  mlir::LogicalResult tooDeep();
+  Token consume() {
+    Token t = tok;
+    tok = lexer.next();
+    return t;
+  }
+  bool consumeIf(TokenKind kind) {
+    if (!tok.is(kind))
+      return false;
+    consume();
+    return true;
+  }
+  mlir::LogicalResult expect(TokenKind kind, llvm::StringRef context);
+  mlir::LogicalResult unexpected(llvm::StringRef wanted,
+                                 llvm::StringRef context);
+  mlir::FailureOr<std::string> identifier(llvm::StringRef context);
+
+  // Declarations (Parser.cpp).
+  mlir::LogicalResult parseHeader();
+  mlir::LogicalResult parseShared();
+  mlir::LogicalResult parseFunction();
+  mlir::LogicalResult parseSpecList(bool isOutput,
+                                    llvm::SmallVectorImpl<TensorSpec> &specs);
+  mlir::FailureOr<TensorSpec> parseSpec(bool isOutput);
+  mlir::LogicalResult parseType(mlir::Type &elementType, tc::Shape &shape,
+                                bool allowSymbols);
+  mlir::FailureOr<mlir::DictionaryAttr> parseInitParams(tc::InitKind kind);
+  mlir::FailureOr<mlir::Attribute>
+  initParam(tc::InitKind kind, llvm::StringRef key, const AttrValue &value);
+
+  // Function bodies (Parser.cpp).
+  mlir::LogicalResult parseStatement();
+  mlir::LogicalResult
+  parseUpdates(std::vector<std::pair<std::string, TensorRef>> &updates,
+               llvm::SmallVectorImpl<mlir::Location> &locs);
+
+  // Expressions (ExprParser.cpp).
+  mlir::FailureOr<Operand> parseExpr();
+  mlir::FailureOr<Operand> parseComparison();
+  mlir::FailureOr<Operand> parseAdditive();
+  mlir::FailureOr<Operand> parseMultiplicative();
+  mlir::FailureOr<Operand> parseUnary();
+  mlir::FailureOr<Operand> parsePrimary();
+  mlir::FailureOr<Operand> parseCall(const Token &name);
+  mlir::FailureOr<AttrValue> parseAttrValue();
+  mlir::FailureOr<Operand> lookup(const Token &name);
+  mlir::FailureOr<Operand> combine(const Token &op, Operand lhs, Operand rhs);
+
+  llvm::SourceMgr &sourceMgr;
+  mlir::MLIRContext *context;
+  GraphFileOptions options;
+  Lexer lexer;
+  Token tok;
+  GraphBuilder builder;
+  unsigned depth = 0;
+
+  // The function being parsed.
+  llvm::StringMap<TensorRef> scope;
+  llvm::StringSet<> inputNames;
+  llvm::StringSet<> symbols;
+};
+
+} // namespace tcc::frontend::detail
+
+#endif // TCC_COMPILER_FRONTEND_PARSERIMPL_H

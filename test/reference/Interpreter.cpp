@@ -1,0 +1,264 @@
+//===- Interpreter.cpp - a float64 reference interpreter for tc -----------===//
+
+#include "test/reference/Interpreter.h"
+#include "test/reference/Kernels.h"
+
+#include "dialects/tc/IR/TcOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tcc::tc;
+
+namespace tcc::reference {
+
+DTypeKind dtypeKindOf(Type type) {
+  if (type.isF16())
+    return DTypeKind::F16;
+  if (type.isBF16())
+    return DTypeKind::BF16;
+  if (type.isF32())
+    return DTypeKind::F32;
+  if (type.isF64())
+    return DTypeKind::F64;
+  if (type.isInteger(1))
+    return DTypeKind::I1;
+  if (type.isInteger(32))
+    return DTypeKind::I32;
+  if (type.isInteger(64))
+    return DTypeKind::I64;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  throw ReferenceError("element type " + text + " is not a tc element type");
+}
+
+namespace detail {
+
+void fail(Operation &op, const std::string &message) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op.getName() << " at " << op.getLoc() << ": " << message;
+  throw ReferenceError(text);
+}
+
+RankedTensorType tensorType(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    throw ReferenceError("a value is not a ranked tensor");
+  return type;
+}
+
+DTypeKind resultDType(Operation &op) {
+  if (op.getNumResults() == 0)
+    fail(op, "has no result");
+  return dtypeKindOf(tensorType(op.getResult(0)).getElementType());
+}
+
+std::vector<int64_t> broadcastShape(Operation &op, ArrayRef<Value> values,
+                                    Operands tensors) {
+  size_t rank = 0;
+  for (const RefTensor *t : tensors)
+    rank = std::max(rank, t->rank());
+  std::vector<int64_t> shape(rank, 1);
+  // Whether the size so far only comes from static 1s (which stretch).
+  std::vector<bool> stretchable(rank, true);
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    const RefTensor &t = *tensors[k];
+    RankedTensorType type = tensorType(values[k]);
+    size_t offset = rank - t.rank();
+    for (size_t i = 0; i < t.rank(); ++i) {
+      if (type.getDimSize(int64_t(i)) == 1)
+        continue;
+      size_t j = offset + i;
+      if (stretchable[j]) {
+        shape[j] = t.shape[i];
+        stretchable[j] = false;
+      } else if (shape[j] != t.shape[i]) {
+        std::string shapes;
+        for (const RefTensor *u : tensors)
+          shapes += (shapes.empty() ? "" : " and ") + u->describe();
+        fail(op, "cannot broadcast " + shapes + " at run time (dimension " +
+                     std::to_string(j) + ")");
+      }
+    }
+  }
+  return shape;
+}
+
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
+                                      const std::vector<int64_t> &outShape) {
+  std::vector<int64_t> strides(outShape.size(), 0);
+  size_t offset = outShape.size() - shape.size();
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[offset + i] =
+        shape[i] == 1 && outShape[offset + i] != 1 ? 0 : stride;
+    stride *= shape[i];
+  }
+  return strides;
+}
+
+double checkedInteger(Operation &op, DTypeKind dtype, __int128 value) {
+  const __int128 limit =
+      dtype == DTypeKind::I32 ? (__int128(1) << 31) : (__int128(1) << 53);
+  if (value >= limit || value < -limit)
+    fail(op, std::string("overflows ") + dtypeKindName(dtype) +
+                 (dtype == DTypeKind::I64 ? " (or 2^53, the reference's exact "
+                                            "range)"
+                                          : "") +
+                 ": the reference does not wrap");
+  return double(int64_t(value));
+}
+
+} // namespace detail
+
+namespace {
+
+/// Throws unless `t` fits `type` (element type, rank, static sizes).
+void checkAgainst(const RefTensor &t, RankedTensorType type,
+                  const std::string &what) {
+  auto mismatch = [&] {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << what << " is " << t.describe() << ", but its type is " << type;
+    throw ReferenceError(text);
+  };
+  if (dtypeKindOf(type.getElementType()) != t.dtype ||
+      int64_t(t.rank()) != type.getRank() ||
+      numelOf(t.shape) != int64_t(t.data.size()))
+    mismatch();
+  for (size_t i = 0; i < t.rank(); ++i)
+    if (!type.isDynamicDim(unsigned(i)) &&
+        type.getDimSize(int64_t(i)) != t.shape[i])
+      mismatch();
+}
+
+std::string describeOp(Operation &op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op.getName() << " at " << op.getLoc();
+  return text;
+}
+
+} // namespace
+
+std::vector<std::string> Interpreter::functionNames() const {
+  std::vector<std::string> names;
+  for (auto func : module_.getOps<func::FuncOp>())
+    if (!func.isExternal() && func.isPublic())
+      names.push_back(func.getSymName().str());
+  return names;
+}
+
+std::vector<SharedDecl> Interpreter::sharedVariables() const {
+  std::vector<SharedDecl> decls;
+  for (auto shared : module_.getOps<SharedOp>()) {
+    RankedTensorType type = shared.getTensorType();
+    decls.push_back({shared.getSymName().str(),
+                     dtypeKindOf(type.getElementType()),
+                     std::vector<int64_t>(type.getShape().begin(),
+                                          type.getShape().end())});
+  }
+  return decls;
+}
+
+CallResult
+Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
+                  const std::map<std::string, RefTensor> &shared) const {
+  auto func = module_.lookupSymbol<func::FuncOp>(name);
+  if (!func || func.isExternal())
+    throw ReferenceError("no function '" + name.str() + "'");
+  Block &body = func.getBody().front();
+  if (inputs.size() != body.getNumArguments())
+    throw ReferenceError("'" + name.str() + "' takes " +
+                         std::to_string(body.getNumArguments()) +
+                         " inputs, got " + std::to_string(inputs.size()));
+
+  llvm::DenseMap<Value, RefTensor> env;
+  std::map<std::string, int64_t> symbols;
+  for (unsigned i = 0; i < body.getNumArguments(); ++i) {
+    BlockArgument arg = body.getArgument(i);
+    std::string what = "input " + std::to_string(i) + " of '" + name.str() + "'";
+    checkAgainst(inputs[i], detail::tensorType(arg), what);
+    // Equal names in tc.dims denote equal sizes.
+    if (auto dims = func.getArgAttrOfType<ArrayAttr>(i, TcDialect::kDimsAttr))
+      for (auto [d, attr] : llvm::enumerate(dims)) {
+        auto symbol = dyn_cast<StringAttr>(attr);
+        if (!symbol || d >= inputs[i].rank())
+          continue;
+        auto [it, inserted] =
+            symbols.emplace(symbol.str(), inputs[i].shape[d]);
+        if (!inserted && it->second != inputs[i].shape[d])
+          throw ReferenceError(what + " has " + symbol.str() + " = " +
+                               std::to_string(inputs[i].shape[d]) +
+                               ", another input has " +
+                               std::to_string(it->second));
+      }
+    env[arg] = inputs[i];
+  }
+
+  CallResult result;
+  std::vector<std::pair<std::string, RefTensor>> updates;
+  bool returned = false;
+  for (Operation &op : body) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value v : ret.getOperands())
+        result.outputs.push_back(env.at(v));
+      returned = true;
+      break;
+    }
+    if (auto read = dyn_cast<SharedReadOp>(op)) {
+      auto it = shared.find(read.getVariable().str());
+      if (it == shared.end())
+        throw ReferenceError(describeOp(op) + ": no value given for @" +
+                             read.getVariable().str());
+      checkAgainst(it->second, detail::tensorType(read.getResult()),
+                   "shared variable @" + it->first);
+      env[read.getResult()] = it->second;
+      continue;
+    }
+    if (auto update = dyn_cast<UpdateOp>(op)) {
+      for (auto [symbol, value] :
+           llvm::zip(update.getVariables(), update.getValues()))
+        updates.emplace_back(
+            cast<FlatSymbolRefAttr>(symbol).getValue().str(), env.at(value));
+      continue;
+    }
+    std::vector<const RefTensor *> operands;
+    for (Value v : op.getOperands()) {
+      auto it = env.find(v);
+      if (it == env.end())
+        throw ReferenceError(describeOp(op) + ": an operand has no value");
+      operands.push_back(&it->second);
+    }
+    if (op.getNumResults() != 1)
+      throw ReferenceError(describeOp(op) + ": unsupported op");
+    std::optional<RefTensor> value = detail::evalElementwise(op, operands);
+    if (!value)
+      value = detail::evalReduction(op, operands);
+    if (!value)
+      value = detail::evalDataMovement(op, operands);
+    if (!value)
+      throw ReferenceError(describeOp(op) + ": unsupported op");
+    checkAgainst(*value, detail::tensorType(op.getResult(0)),
+                 "the result of " + describeOp(op));
+    env[op.getResult(0)] = std::move(*value);
+  }
+  if (!returned)
+    throw ReferenceError("'" + name.str() + "' has no return");
+
+  // The parallel assignment: every update was computed from pre-call values.
+  result.shared = shared;
+  for (auto &[variable, value] : updates) {
+    auto it = result.shared.find(variable);
+    if (it == result.shared.end())
+      throw ReferenceError("no value given for updated @" + variable);
+    it->second = std::move(value);
+  }
+  return result;
+}
+
+} // namespace tcc::reference
