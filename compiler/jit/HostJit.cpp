@@ -6,6 +6,7 @@
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -26,9 +27,21 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
     return true;
   }();
   (void)targetReady;
+  // Optimize for this CPU: without a target machine LLVM's vectorizer
+  // knows no vector registers and leaves every loop scalar.
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return emitError(module.getLoc())
+           << "cannot describe this CPU to LLVM: "
+           << llvm::toString(machineBuilder.takeError());
+  auto machine = machineBuilder->createTargetMachine();
+  if (!machine)
+    return emitError(module.getLoc())
+           << "cannot create a target machine for this CPU: "
+           << llvm::toString(machine.takeError());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+      /*optLevel=*/3, /*sizeLevel=*/0, machine->get());
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Matrix products call the runtime's kernels library.
   std::string kernels = kernelsLibraryPath();
