@@ -1,6 +1,7 @@
 //===- Artifact.cpp - ahead-of-time artifacts: asm, object, shared object -===//
 
 #include "compiler/aot/Artifact.h"
+#include "compiler/jit/HostTarget.h"
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "runtime/loader/ManifestText.h"
@@ -24,32 +25,6 @@
 
 using namespace mlir;
 
-/// A target machine for the CPU this runs on, with all its features.
-static std::unique_ptr<llvm::TargetMachine> hostTargetMachine(Location loc,
-                                                              unsigned opt) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  std::string triple = llvm::sys::getDefaultTargetTriple();
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target) {
-    emitError(loc) << "no LLVM target for " << triple << ": " << error;
-    return nullptr;
-  }
-  std::string features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features += (features.empty() ? "" : ",") +
-                std::string(feature.second ? "+" : "-") + feature.first().str();
-  llvm::CodeGenOptLevel level = opt == 0   ? llvm::CodeGenOptLevel::None
-                                : opt == 1 ? llvm::CodeGenOptLevel::Less
-                                : opt == 2 ? llvm::CodeGenOptLevel::Default
-                                           : llvm::CodeGenOptLevel::Aggressive;
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), features, llvm::TargetOptions(),
-      llvm::Reloc::PIC_, std::nullopt, level));
-}
-
 LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
                                  StringRef path, llvm::raw_pwrite_stream *os,
                                  unsigned optLevel,
@@ -62,17 +37,15 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
       failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
     return failure();
 
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, context);
-  if (!llvmModule)
-    return emitError(loc) << "translation to LLVM IR failed";
   std::unique_ptr<llvm::TargetMachine> machine =
       hostTargetMachine(loc, optLevel);
   if (!machine)
     return failure();
-  llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(machine->getTargetTriple().str());
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(module, context, *machine, optLevel);
+  if (!llvmModule)
+    return failure();
 
   // The manifest travels inside the artifact.
   llvm::Constant *text =
@@ -80,11 +53,6 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
   new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, text,
                            "tcc_manifest");
-
-  if (llvm::Error error = makeOptimizingTransformer(optLevel, 0, machine.get())(
-          llvmModule.get()))
-    return emitError(loc) << "LLVM optimization failed: "
-                          << llvm::toString(std::move(error));
 
   auto emit = [&](llvm::raw_pwrite_stream &out,
                   llvm::CodeGenFileType type) -> LogicalResult {

@@ -1,14 +1,13 @@
 //===- HostJit.cpp - compile a tc module into callable host code ----------===//
 
 #include "compiler/jit/HostJit.h"
+#include "compiler/jit/HostTarget.h"
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlir;
 
@@ -21,27 +20,20 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
       failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
     return failure();
 
-  static bool targetReady = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)targetReady;
-  // Optimize for this CPU: without a target machine LLVM's vectorizer
-  // knows no vector registers and leaves every loop scalar.
-  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machineBuilder)
-    return emitError(module.getLoc())
-           << "cannot describe this CPU to LLVM: "
-           << llvm::toString(machineBuilder.takeError());
-  auto machine = machineBuilder->createTargetMachine();
+  // Optimize for this CPU: without its cost model LLVM's vectorizer knows
+  // no vector registers and leaves every loop scalar.
+  std::unique_ptr<llvm::TargetMachine> machine =
+      hostTargetMachine(module.getLoc(), /*optLevel=*/3);
   if (!machine)
-    return emitError(module.getLoc())
-           << "cannot create a target machine for this CPU: "
-           << llvm::toString(machine.takeError());
+    return failure();
+  // (The options hold a function_ref: the lambda must outlive create().)
+  auto buildModule =
+      [&](Operation *op,
+          llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
+    return translateAndOptimize(cast<ModuleOp>(op), context, *machine, 3);
+  };
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, machine->get());
+  engineOptions.llvmModuleBuilder = buildModule;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Matrix products call the runtime's kernels library.
   std::string kernels = kernelsLibraryPath();

@@ -137,10 +137,9 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
             // Reassociable, so the k loop vectorizes (see combine() in
             // ReductionToLinalg.cpp).
             auto fast = arith::FastMathFlagsAttr::get(
-                b.getContext(), arith::FastMathFlags::reassoc |
-                                    arith::FastMathFlags::contract);
-            Value product =
-                b.create<arith::MulFOp>(l, args[0], args[1], fast);
+                b.getContext(),
+                arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+            Value product = b.create<arith::MulFOp>(l, args[0], args[1], fast);
             sum = b.create<arith::AddFOp>(l, args[2], product, fast);
           } else {
             Value product = b.create<arith::MulIOp>(l, args[0], args[1]);

@@ -79,8 +79,8 @@ Value createIdentity(OpBuilder &b, Location loc, Type type, ReduceKind kind) {
 Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value element,
               Value acc) {
   bool isFloat = isa<FloatType>(element.getType());
-  auto reassoc = arith::FastMathFlagsAttr::get(
-      b.getContext(), arith::FastMathFlags::reassoc);
+  auto reassoc = arith::FastMathFlagsAttr::get(b.getContext(),
+                                               arith::FastMathFlags::reassoc);
   switch (kind) {
   case ReduceKind::Sum:
   case ReduceKind::Mean:

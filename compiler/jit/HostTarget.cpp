@@ -1,0 +1,70 @@
+//===- HostTarget.cpp - LLVM code for the CPU tcc runs on -----------------===//
+
+#include "compiler/jit/HostTarget.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+
+std::unique_ptr<llvm::TargetMachine> tcc::hostTargetMachine(Location loc,
+                                                            unsigned opt) {
+  static bool ready = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)ready;
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    emitError(loc) << "no LLVM target for " << triple << ": " << error;
+    return nullptr;
+  }
+  std::string features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features += (features.empty() ? "" : ",") +
+                std::string(feature.second ? "+" : "-") + feature.first().str();
+  llvm::CodeGenOptLevel level = opt == 0   ? llvm::CodeGenOptLevel::None
+                                : opt == 1 ? llvm::CodeGenOptLevel::Less
+                                : opt == 2 ? llvm::CodeGenOptLevel::Default
+                                           : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), features, llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, level));
+  if (!machine)
+    emitError(loc) << "cannot create a target machine for " << triple;
+  return machine;
+}
+
+std::unique_ptr<llvm::Module>
+tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
+                          llvm::TargetMachine &machine, unsigned optLevel) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule) {
+    emitError(module.getLoc()) << "translation to LLVM IR failed";
+    return nullptr;
+  }
+  llvmModule->setDataLayout(machine.createDataLayout());
+  llvmModule->setTargetTriple(machine.getTargetTriple().str());
+  // Every function is compiled for this CPU and its features.
+  for (llvm::Function &f : *llvmModule) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", machine.getTargetCPU());
+    f.addFnAttr("target-features", machine.getTargetFeatureString());
+  }
+  if (llvm::Error error =
+          makeOptimizingTransformer(optLevel, 0, &machine)(llvmModule.get())) {
+    emitError(module.getLoc())
+        << "LLVM optimization failed: " << llvm::toString(std::move(error));
+    return nullptr;
+  }
+  return llvmModule;
+}
