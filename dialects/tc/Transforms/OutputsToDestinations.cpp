@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
@@ -28,22 +29,35 @@ static bool allUsesBefore(BlockArgument arg, Operation *point) {
   });
 }
 
-/// Gives every use of a `tensor.empty` its own copy. CSE merges identical
-/// empties, and a merged one would let `eliminate-empty-tensors` point two
+/// Gives every use of `op`'s result its own clone of `op`.
+static void unshare(Operation *op, OpBuilder &b) {
+  SmallVector<OpOperand *> uses = llvm::to_vector(
+      llvm::map_range(op->getUses(), [](OpOperand &u) { return &u; }));
+  for (OpOperand *use : llvm::drop_begin(uses)) {
+    b.setInsertionPoint(use->getOwner());
+    use->set(b.clone(*op)->getResult(0));
+  }
+}
+
+/// Gives every use of a fresh buffer — a `tensor.empty`, or a `linalg.fill`
+/// of one (a reduction's initial value) — its own copy. CSE merges identical
+/// ones, and a merged one would let `eliminate-empty-tensors` point two
 /// unrelated computations at the same destination buffer, which then
 /// conflict.
 static void unshareEmptyTensors(func::FuncOp func) {
+  OpBuilder b(func.getContext());
+  SmallVector<linalg::FillOp> fills;
+  func.walk([&](linalg::FillOp op) {
+    if (op.hasPureTensorSemantics() &&
+        op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+      fills.push_back(op);
+  });
+  for (linalg::FillOp fill : fills)
+    unshare(fill, b);
   SmallVector<tensor::EmptyOp> empties;
   func.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
-  OpBuilder b(func.getContext());
-  for (tensor::EmptyOp empty : empties) {
-    SmallVector<OpOperand *> uses = llvm::to_vector(
-        llvm::map_range(empty->getUses(), [](OpOperand &u) { return &u; }));
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      b.setInsertionPoint(use->getOwner());
-      use->set(b.clone(*empty)->getResult(0));
-    }
-  }
+  for (tensor::EmptyOp empty : empties)
+    unshare(empty, b);
 }
 
 namespace {
