@@ -32,8 +32,8 @@ func ints(a : i32[3, 1], b : i32[1, 4]) -> (r : i32[3, 4], m : i32[3, 4]) {
 }
 )");
   for (int trial = 0; trial < 3; ++trial) {
-    g.call("col_row", {rng.uniform(F32, {4, 1}, -3, 3),
-                       rng.uniform(F32, {3}, -3, 3)});
+    g.call("col_row",
+           {rng.uniform(F32, {4, 1}, -3, 3), rng.uniform(F32, {3}, -3, 3)});
     g.call("scalar", {rng.awayFromZero(F32, {}, -2, 2, 0.5),
                       rng.uniform(F32, {3, 5}, -3, 3)});
     g.call("rank3", {rng.uniform(F32, {2, 1, 3}, -3, 3),
@@ -44,7 +44,8 @@ func ints(a : i32[3, 1], b : i32[1, 4]) -> (r : i32[3, 4], m : i32[3, 4]) {
   }
 }
 
-TEST_CASE("dynamic N: one program for several batch sizes", "[broadcast][dynamic]") {
+TEST_CASE("dynamic N: one program for several batch sizes",
+          "[broadcast][dynamic]") {
   Random rng(202);
   Graph g(R"(tg 1
 func affine(x : f32[N, 10], y : f32[N, 10], b : f32[10]) -> (r : f32[N, 10]) {

@@ -34,9 +34,8 @@ RefTensor castInput(Random &rng, DTypeKind from, int64_t n) {
     special = {0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.7, 2.7, 1e-3, -99.9};
   else if (from != DTypeKind::I1)
     special = {0, 1, -1, 2047, -2048, 257};
-  RefTensor t = from == DTypeKind::I1
-                    ? rng.uniform(from, {n})
-                    : rng.uniform(from, {n}, -1000, 1000);
+  RefTensor t = from == DTypeKind::I1 ? rng.uniform(from, {n})
+                                      : rng.uniform(from, {n}, -1000, 1000);
   for (size_t i = 0; i < special.size() && i < t.data.size(); ++i)
     t.data[i] = tcc::reference::roundTo(from, special[i]);
   return t;
@@ -83,7 +82,8 @@ func big(i : i64[8], j : i32[8]) -> (a : f32[8], b : f64[8], c : f32[8]) {
     g.call("narrow", {rng.uniform(DTypeKind::F64, {64}, -300, 300)}, exact);
     g.call("narrow32", {rng.uniform(DTypeKind::F32, {64}, -300, 300)}, exact);
     RefTensor i = rng.uniform(DTypeKind::I64, {8}, -(1LL << 52), 1LL << 52);
-    RefTensor j = rng.uniform(DTypeKind::I32, {8}, -(1LL << 31), (1LL << 31) - 1);
+    RefTensor j =
+        rng.uniform(DTypeKind::I32, {8}, -(1LL << 31), (1LL << 31) - 1);
     g.call("big", {i, j}, exact);
   }
 }
@@ -95,9 +95,9 @@ func f(x : f32[8]) -> (i : i32[8], j : i64[8]) {
   j = cast(x, dtype=i64)
 }
 )");
-  Outcome o = g.call("f", {RefTensor(DTypeKind::F32, {8},
-                                     {-2.9, -2.5, -0.9, -0.0, 0.9, 2.5, 2.9,
-                                      1e6 + 0.5})});
+  Outcome o = g.call(
+      "f", {RefTensor(DTypeKind::F32, {8},
+                      {-2.9, -2.5, -0.9, -0.0, 0.9, 2.5, 2.9, 1e6 + 0.5})});
   checkClose(RefTensor(DTypeKind::I32, {8}, {-2, -2, 0, 0, 0, 2, 2, 1000000}),
              toRef(o.outputs[0]), "cast to i32");
 }

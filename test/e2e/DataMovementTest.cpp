@@ -5,8 +5,7 @@
 using namespace tcc::e2e;
 
 namespace {
-const DTypeKind F32 = DTypeKind::F32, I64 = DTypeKind::I64,
-                I1 = DTypeKind::I1;
+const DTypeKind F32 = DTypeKind::F32, I64 = DTypeKind::I64, I1 = DTypeKind::I1;
 } // namespace
 
 TEST_CASE("transpose", "[data-movement]") {

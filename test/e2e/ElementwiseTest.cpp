@@ -2,6 +2,8 @@
 
 #include "test/e2e/Harness.h"
 
+#include <limits>
+
 using namespace tcc::e2e;
 
 namespace {
@@ -13,10 +15,13 @@ const std::vector<DTypeKind> kFloatTypes = {DTypeKind::F32, DTypeKind::F64,
 std::string unaryGraph(DTypeKind dtype) {
   std::string t = std::string(tgName(dtype)) + "[5, 7]";
   return "tg 1\n"
-         "func unary(x : " + t + ", p : " + t + ")\n"
-         "    -> (neg : " + t + ", ab : " + t + ", re : " + t + ", ex : " + t +
-         ", th : " + t + ", sg : " + t + ", lg : " + t + ", sq : " + t +
-         ", rs : " + t + ") {\n"
+         "func unary(x : " +
+         t + ", p : " + t +
+         ")\n"
+         "    -> (neg : " +
+         t + ", ab : " + t + ", re : " + t + ", ex : " + t + ", th : " + t +
+         ", sg : " + t + ", lg : " + t + ", sq : " + t + ", rs : " + t +
+         ") {\n"
          "  neg = neg(x)\n"
          "  ab = abs(x)\n"
          "  re = relu(x)\n"
@@ -29,16 +34,21 @@ std::string unaryGraph(DTypeKind dtype) {
          "}\n"
          // Not in `unary`: CSE would merge it with neg(x), and an output
          // returned twice hits the RaW bug (see MemoryModelTest.cpp).
-         "func minus(x : " + t + ") -> (neg : " + t + ") { neg = -x }\n";
+         "func minus(x : " +
+         t + ") -> (neg : " + t + ") { neg = -x }\n";
 }
 
 /// a, b: any values; d: divisors.
 std::string binaryGraph(DTypeKind dtype) {
   std::string t = std::string(tgName(dtype)) + "[6, 5]";
   return "tg 1\n"
-         "func binary(a : " + t + ", b : " + t + ", d : " + t + ")\n"
-         "    -> (ad : " + t + ", su : " + t + ", mu : " + t + ", dv : " + t +
-         ", mx : " + t + ", mn : " + t + ") {\n"
+         "func binary(a : " +
+         t + ", b : " + t + ", d : " + t +
+         ")\n"
+         "    -> (ad : " +
+         t + ", su : " + t + ", mu : " + t + ", dv : " + t + ", mx : " + t +
+         ", mn : " + t +
+         ") {\n"
          "  ad = a + b\n"
          "  su = a - b\n"
          "  mu = a * b\n"
@@ -48,8 +58,11 @@ std::string binaryGraph(DTypeKind dtype) {
          "}\n"
          // The call spellings, apart: CSE would merge `add(a, b)` with
          // `a + b` into one value returned twice (the RaW bug).
-         "func spelled(a : " + t + ", b : " + t + ", d : " + t + ")\n"
-         "    -> (ad : " + t + ", su : " + t + ", mu : " + t + ", dv : " + t +
+         "func spelled(a : " +
+         t + ", b : " + t + ", d : " + t +
+         ")\n"
+         "    -> (ad : " +
+         t + ", su : " + t + ", mu : " + t + ", dv : " + t +
          ") {\n"
          "  ad = add(a, b)\n"
          "  su = sub(b, a)\n"
@@ -62,12 +75,14 @@ std::string binaryGraph(DTypeKind dtype) {
 std::string powGraph(DTypeKind dtype) {
   std::string t = std::string(tgName(dtype)) + "[6, 5]";
   return "tg 1\n"
-         "func powers(e : " + t + ", f : " + t + ") -> (pw : " + t +
-         ", pc : " + t + ") {\n"
+         "func powers(e : " +
+         t + ", f : " + t + ") -> (pw : " + t + ", pc : " + t +
+         ") {\n"
          "  pw = pow(e, f)\n"
          "  pc = e ** 3\n"
          "}\n"
-         "func square(e : " + t + ") -> (sq : " + t + ") { sq = e ** 2 }\n";
+         "func square(e : " +
+         t + ") -> (sq : " + t + ") { sq = e ** 2 }\n";
 }
 
 } // namespace
@@ -113,8 +128,10 @@ TEST_CASE("integer elementwise ops", "[elementwise]") {
     std::string t = std::string(tgName(dtype)) + "[6, 5]";
     Graph g(binaryGraph(dtype));
     Graph u("tg 1\n"
-            "func unary(x : " + t + ") -> (neg : " + t + ", ab : " + t +
-            ", re : " + t + ", lit : " + t + ", half : " + t + ") {\n"
+            "func unary(x : " +
+            t + ") -> (neg : " + t + ", ab : " + t + ", re : " + t +
+            ", lit : " + t + ", half : " + t +
+            ") {\n"
             "  neg = -x\n"
             "  ab = abs(x)\n"
             "  re = relu(x)\n"
@@ -157,16 +174,21 @@ TEST_CASE("integer powers", "[elementwise][!mayfail]") {
 
 TEST_CASE("comparisons with select and where", "[elementwise]") {
   Random rng(104);
-  for (DTypeKind dtype : {DTypeKind::F32, DTypeKind::F64, DTypeKind::I32,
-                          DTypeKind::I64}) {
+  for (DTypeKind dtype :
+       {DTypeKind::F32, DTypeKind::F64, DTypeKind::I32, DTypeKind::I64}) {
     INFO("dtype " << tgName(dtype));
     std::string n = tgName(dtype);
     Graph g("tg 1\n"
-            "func cmp(a : " + n + "[4, 6], b : " + n + "[4, 6], s : " + n +
+            "func cmp(a : " +
+            n + "[4, 6], b : " + n + "[4, 6], s : " + n +
             "[]) -> (eq : bool[4, 6], ne : bool[4, 6], lt : bool[4, 6],\n"
             "        le : bool[4, 6], gt : bool[4, 6], ge : bool[4, 6],\n"
-            "        sel : " + n + "[4, 6], wh : " + n + "[4, 6],\n"
-            "        bc : " + n + "[4, 6], ls : bool[4, 6]) {\n"
+            "        sel : " +
+            n + "[4, 6], wh : " + n +
+            "[4, 6],\n"
+            "        bc : " +
+            n +
+            "[4, 6], ls : bool[4, 6]) {\n"
             "  eq = a == b\n"
             "  ne = a != b\n"
             "  lt = a < b\n"
@@ -184,8 +206,9 @@ TEST_CASE("comparisons with select and where", "[elementwise]") {
       std::vector<double> set = {-2, -1, 0, 1, 2, 3};
       if (tcc::reference::isFloat(dtype))
         set = {-1.5, -0.25, 0, 0.25, 1, 1.5};
-      g.call("cmp", {rng.choice(dtype, {4, 6}, set),
-                     rng.choice(dtype, {4, 6}, set), rng.choice(dtype, {}, set)});
+      g.call("cmp",
+             {rng.choice(dtype, {4, 6}, set), rng.choice(dtype, {4, 6}, set),
+              rng.choice(dtype, {}, set)});
     }
   }
 }
@@ -225,4 +248,26 @@ func expr(x : f32[8, 3], y : f32[8, 3]) -> (r : f32[8, 3], s : f64[8, 3]) {
            {rng.uniform(DTypeKind::F32, {8, 3}, -2, 2),
             rng.uniform(DTypeKind::F32, {8, 3}, -2, 2)},
            {1e-5, 1e-6});
+}
+
+TEST_CASE("IEEE special values", "[elementwise]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  Graph g(R"(tg 1
+func special(x : f32[8], z : f32[8]) -> (dz : f32[8], lg : f32[8], sq : f32[8],
+    ex : f32[8], th : f32[8], sg : f32[8], ab : f32[8], rs : f32[8]) {
+  dz = x / z
+  lg = log(x)
+  sq = sqrt(x)
+  ex = exp(x)
+  th = tanh(x)
+  sg = sigmoid(x)
+  ab = abs(x)
+  rs = rsqrt(x)
+}
+)");
+  for (DTypeKind dtype : {DTypeKind::F32}) {
+    RefTensor x(dtype, {8}, {0, -0.0, -1, inf, -inf, 100, -100, 1e-30});
+    RefTensor z(dtype, {8}, {0, 0, 0, 0, -0.0, 0, -0.0, 0});
+    g.call("special", {x, z});
+  }
 }

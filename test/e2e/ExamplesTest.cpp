@@ -63,7 +63,7 @@ TEST_CASE("mlp: predict and classify", "[examples]") {
   }
 }
 
-TEST_CASE("sgd: train_step against the reference; the loss decreases",
+TEST_CASE("sgd: train_step matches the reference and the loss decreases",
           "[examples][shared]") {
   Graph g(readFile(example("sgd.tg")), example("sgd.tg"));
   Random rng(702);

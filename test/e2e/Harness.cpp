@@ -40,9 +40,9 @@ static std::unique_ptr<mlir::MLIRContext> makeContext() {
 }
 
 /// Parses and verifies graph-file text; REQUIREs success.
-static mlir::OwningOpRef<mlir::ModuleOp>
-parseGraph(mlir::MLIRContext &context, const std::string &source,
-           const std::string &name) {
+static mlir::OwningOpRef<mlir::ModuleOp> parseGraph(mlir::MLIRContext &context,
+                                                    const std::string &source,
+                                                    const std::string &name) {
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   llvm::SourceMgr sourceMgr;
@@ -137,9 +137,9 @@ bool checkClose(const RefTensor &expected, const RefTensor &actual,
                 const std::string &what, Tolerance tol) {
   INFO(what << ": expected " << expected.describe() << ", got "
             << actual.describe());
-  bool sameType =
-      expected.dtype == actual.dtype && expected.shape == actual.shape &&
-      expected.data.size() == actual.data.size();
+  bool sameType = expected.dtype == actual.dtype &&
+                  expected.shape == actual.shape &&
+                  expected.data.size() == actual.data.size();
   CHECK(sameType);
   if (!sameType)
     return false;
@@ -176,9 +176,9 @@ bool checkClose(const RefTensor &expected, const RefTensor &actual,
       report << "]: expected " << e << ", got " << a << "\n";
     }
   }
-  INFO(bad << " of " << expected.data.size()
-           << " elements differ (rtol " << rtol << ", atol " << atol
-           << ", worst |difference| " << worst << "):\n"
+  INFO(bad << " of " << expected.data.size() << " elements differ (rtol "
+           << rtol << ", atol " << atol << ", worst |difference| " << worst
+           << "):\n"
            << report.str());
   CHECK(bad == 0);
   return bad == 0;

@@ -89,8 +89,8 @@ public:
   RefTensor choice(DTypeKind dtype, std::vector<int64_t> shape,
                    const std::vector<double> &values);
   /// Uniform in [lo, hi] with |x| >= minAbs (divisors, logs of |x|...).
-  RefTensor awayFromZero(DTypeKind dtype, std::vector<int64_t> shape,
-                         double lo, double hi, double minAbs);
+  RefTensor awayFromZero(DTypeKind dtype, std::vector<int64_t> shape, double lo,
+                         double hi, double minAbs);
   std::mt19937_64 &engine() { return engine_; }
 
 private:
@@ -111,7 +111,8 @@ class Graph {
 public:
   /// Compiles `source` (graph-file syntax); REQUIREs success and reports
   /// the diagnostics otherwise. `name` is the buffer name in diagnostics.
-  explicit Graph(const std::string &source, const std::string &name = "test.tg");
+  explicit Graph(const std::string &source,
+                 const std::string &name = "test.tg");
   ~Graph();
   Graph(const Graph &) = delete;
   Graph &operator=(const Graph &) = delete;
@@ -131,8 +132,8 @@ public:
   /// Calls `function` through the runtime and the reference with the same
   /// inputs and the runtime's current shared values; CHECKs that the outputs
   /// and the shared variables afterwards match, and the memory contract.
-  Outcome call(const std::string &function, const std::vector<RefTensor> &inputs,
-               Tolerance tol = {});
+  Outcome call(const std::string &function,
+               const std::vector<RefTensor> &inputs, Tolerance tol = {});
 
 private:
   std::unique_ptr<mlir::MLIRContext> context_;

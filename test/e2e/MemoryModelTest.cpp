@@ -61,8 +61,7 @@ TEST_CASE("seeds twice: a borrowed input computed in place",
   g.call("twice", {rng.uniform(F32, {6, 2}, -3, 3)});
 }
 
-TEST_CASE("non-borrowed inputs and outputs are never shared",
-          "[memory]") {
+TEST_CASE("non-borrowed inputs and outputs are never shared", "[memory]") {
   Random rng(802);
   Graph g(R"(tg 1
 func scale(x : f32[N, M]) -> (y : f32[N, M]) { y = 2 * x }
@@ -126,7 +125,8 @@ TEST_CASE("seeds accumulate: outputs and updates of a shared variable",
     // `old` is the value from before the call, and a copy of it: the update
     // must not show through it.
     checkClose(before.at("state"), toRef(o.outputs[0]), "old");
-    tcc::Result<tcc::SharedVariable *> state = g.runtime().shared().lookup("state");
+    tcc::Result<tcc::SharedVariable *> state =
+        g.runtime().shared().lookup("state");
     REQUIRE(state.ok());
     tcc::Result<Array> storage = state.value()->getArray(/*borrow=*/true);
     REQUIRE(storage.ok());
@@ -134,8 +134,9 @@ TEST_CASE("seeds accumulate: outputs and updates of a shared variable",
   }
   // A call that fails (wrong shape) changes nothing.
   std::map<std::string, RefTensor> before = g.sharedValues();
-  tcc::Result<std::vector<Array>> bad = g.function("accumulate").call(
-      std::vector<Array>{toArray(rng.uniform(F32, {5}))});
+  tcc::Result<std::vector<Array>> bad =
+      g.function("accumulate")
+          .call(std::vector<Array>{toArray(rng.uniform(F32, {5}))});
   CHECK_FALSE(bad.ok());
   checkClose(before.at("state"), g.sharedValues().at("state"),
              "state after a failed call", {0, 0});
@@ -187,23 +188,10 @@ func step(x : f32[3]) -> (old_a : f32[3], count : i64[]) {
   CHECK(g.sharedValues().at("n").data[0] == 3);
 }
 
-// BUG: an update whose new value is another updated variable's old value
-// does not compile (graph-format.md documents `a = b` and `b = a` as a
-// swap):
-//   'bufferization.materialize_in_destination' op not bufferizable under
-//   the given constraints: cannot avoid RaW conflict
-// (or, for `a = a + b * x; b = a`, the same on a 'linalg.generic').
-// Minimal reproducer (tcc compile FILE.tg --emit=bufferized):
-//   tg 1
-//   shared a : f32[3] = zeros
-//   shared b : f32[3] = zeros
-//   func swap() -> () {
-//     updates {
-//       a = b
-//       b = a
-//     }
-//   }
-TEST_CASE("updates are a parallel assignment", "[memory][shared][!mayfail]") {
+// `a = b` and `b = a` swap (graph-format.md): every update reads the values
+// from before the call. (Did not compile before 9d8565b: "cannot avoid RaW
+// conflict".)
+TEST_CASE("updates are a parallel assignment", "[memory][shared]") {
   Random rng(811);
   Graph g(R"(tg 1
 shared a : f32[3] = zeros
@@ -246,7 +234,8 @@ func f(x : f32[8] borrow, y : f32[8]) -> (r : f32[8]) { r = x * 2 + y }
   Graph s(readFile(seedsPath()), seedsPath());
   s.setShared("state", rng.uniform(F32, {4}, -3, 3));
   RefTensor old = s.sharedValues().at("state");
-  tcc::Result<tcc::SharedVariable *> state = s.runtime().shared().lookup("state");
+  tcc::Result<tcc::SharedVariable *> state =
+      s.runtime().shared().lookup("state");
   REQUIRE(state.ok());
   Array storage = state.value()->getArray(/*borrow=*/true).value();
   std::vector<Array> got = rawCall(s.function("accumulate"), {storage});

@@ -15,8 +15,7 @@ using tcc::reference::ReferenceError;
 namespace {
 
 const DTypeKind F32 = DTypeKind::F32, F64 = DTypeKind::F64,
-                I32 = DTypeKind::I32, I64 = DTypeKind::I64,
-                I1 = DTypeKind::I1;
+                I32 = DTypeKind::I32, I64 = DTypeKind::I64, I1 = DTypeKind::I1;
 
 /// Calls a function without shared variables and returns its outputs.
 std::vector<RefTensor> run(ParsedGraph &g, const std::string &fn,
@@ -39,25 +38,31 @@ func fdiv(a : f64[2], b : f64[2]) -> (r : f64[2]) { r = a / b }
 func ipow(a : i64[4], b : i64[4]) -> (r : i64[4]) { r = a ** b }
 func mul(a : i32[1]) -> (r : i32[1]) { r = a * a }
 )");
-  requireEqual(run(g, "add", {RefTensor(F32, {2, 1}, {1, 10}),
-                              RefTensor(F32, {3}, {1, 2, 3})})[0],
-               RefTensor(F32, {2, 3}, {2, 3, 4, 11, 12, 13}));
+  requireEqual(
+      run(g, "add",
+          {RefTensor(F32, {2, 1}, {1, 10}), RefTensor(F32, {3}, {1, 2, 3})})[0],
+      RefTensor(F32, {2, 3}, {2, 3, 4, 11, 12, 13}));
   // f32 results are rounded once: 0.1f + 0.2f as the hardware does it.
   std::vector<RefTensor> sum = run(
-      g, "add", {RefTensor(F32, {2, 1}, {0.1, 1e8}), RefTensor(F32, {3}, {0.2, 1, 0})});
+      g, "add",
+      {RefTensor(F32, {2, 1}, {0.1, 1e8}), RefTensor(F32, {3}, {0.2, 1, 0})});
   CHECK(sum[0].data[0] == double(0.1f + 0.2f));
   CHECK(sum[0].data[4] == double(1e8f + 1.0f));
-  requireEqual(run(g, "idiv", {RefTensor(I32, {4}, {-7, 7, -7, 7}),
-                               RefTensor(I32, {4}, {2, 2, -2, -2})})[0],
+  requireEqual(run(g, "idiv",
+                   {RefTensor(I32, {4}, {-7, 7, -7, 7}),
+                    RefTensor(I32, {4}, {2, 2, -2, -2})})[0],
                RefTensor(I32, {4}, {-3, 3, 3, -3}));
-  requireEqual(run(g, "fdiv", {RefTensor(F64, {2}, {-7, 1}),
-                               RefTensor(F64, {2}, {2, 3})})[0],
-               RefTensor(F64, {2}, {-3.5, 1.0 / 3}));
-  requireEqual(run(g, "ipow", {RefTensor(I64, {4}, {-3, 2, 5, -1}),
-                               RefTensor(I64, {4}, {3, 10, 0, 7})})[0],
+  requireEqual(
+      run(g, "fdiv",
+          {RefTensor(F64, {2}, {-7, 1}), RefTensor(F64, {2}, {2, 3})})[0],
+      RefTensor(F64, {2}, {-3.5, 1.0 / 3}));
+  requireEqual(run(g, "ipow",
+                   {RefTensor(I64, {4}, {-3, 2, 5, -1}),
+                    RefTensor(I64, {4}, {3, 10, 0, 7})})[0],
                RefTensor(I64, {4}, {-27, 1024, 1, -1}));
-  CHECK_THROWS_AS(run(g, "idiv", {RefTensor(I32, {4}, {1, 2, 3, 4}),
-                                  RefTensor(I32, {4}, {1, 0, 1, 1})}),
+  CHECK_THROWS_AS(run(g, "idiv",
+                      {RefTensor(I32, {4}, {1, 2, 3, 4}),
+                       RefTensor(I32, {4}, {1, 0, 1, 1})}),
                   ReferenceError);
   // The reference never wraps: 2^16 * 2^16 does not fit i32.
   CHECK_THROWS_AS(run(g, "mul", {RefTensor(I32, {1}, {65536})}),
@@ -66,9 +71,9 @@ func mul(a : i32[1]) -> (r : i32[1]) { r = a * a }
   ParsedGraph d(R"(tg 1
 func f(a : f32[N], b : f32[N]) -> (r : f32[N]) { r = a + b }
 )");
-  CHECK_THROWS_AS(run(d, "f", {RefTensor(F32, {3}, {1, 2, 3}),
-                               RefTensor(F32, {1}, {1})}),
-                  ReferenceError);
+  CHECK_THROWS_AS(
+      run(d, "f", {RefTensor(F32, {3}, {1, 2, 3}), RefTensor(F32, {1}, {1})}),
+      ReferenceError);
 }
 
 TEST_CASE("reference: casts", "[reference]") {
@@ -86,8 +91,10 @@ func narrow(x : f64[3]) -> (h : f16[3], b : bf16[3], f : f32[3]) {
 }
 )");
   RefTensor x(F32, {6}, {-1.7, 1.7, 2.5, -0.5, 0, 3});
-  requireEqual(run(g, "toInt", {x})[0], RefTensor(I32, {6}, {-1, 1, 2, 0, 0, 3}));
-  requireEqual(run(g, "toBool", {x})[0], RefTensor(I1, {6}, {1, 1, 1, 1, 0, 1}));
+  requireEqual(run(g, "toInt", {x})[0],
+               RefTensor(I32, {6}, {-1, 1, 2, 0, 0, 3}));
+  requireEqual(run(g, "toBool", {x})[0],
+               RefTensor(I1, {6}, {1, 1, 1, 1, 0, 1}));
   std::vector<RefTensor> b = run(g, "fromBool", {RefTensor(I1, {2}, {1, 0})});
   requireEqual(b[0], RefTensor(F64, {2}, {1, 0}));
   requireEqual(b[1], RefTensor(I64, {2}, {1, 0}));
@@ -140,9 +147,10 @@ func sm(x : f64[2, 2]) -> (p : f64[2, 2], l : f64[2, 2]) {
       run(g, "sm", {RefTensor(F64, {2, 2}, {0, std::log(3.0), 1000, 1000})});
   CHECK(checkClose(RefTensor(F64, {2, 2}, {0.25, 0.75, 0.5, 0.5}), s[0],
                    "softmax"));
-  CHECK(checkClose(RefTensor(F64, {2, 2}, {std::log(0.25), std::log(0.75),
-                                           std::log(0.5), std::log(0.5)}),
-                   s[1], "log_softmax"));
+  CHECK(checkClose(
+      RefTensor(F64, {2, 2},
+                {std::log(0.25), std::log(0.75), std::log(0.5), std::log(0.5)}),
+      s[1], "log_softmax"));
 }
 
 TEST_CASE("reference: matmul and data movement and parallel updates",
@@ -168,8 +176,9 @@ func swap() -> () {
   }
 }
 )");
-  requireEqual(run(g, "mm", {RefTensor(F32, {2, 1, 2}, {1, 2, 3, 4}),
-                             RefTensor(F32, {2, 1}, {10, 100})})[0],
+  requireEqual(run(g, "mm",
+                   {RefTensor(F32, {2, 1, 2}, {1, 2, 3, 4}),
+                    RefTensor(F32, {2, 1}, {10, 100})})[0],
                RefTensor(F32, {2, 1, 1}, {210, 430}));
   std::vector<RefTensor> m =
       run(g, "moves", {RefTensor(I32, {2, 3}, {1, 2, 3, 4, 5, 6})});
@@ -177,8 +186,8 @@ func swap() -> () {
   requireEqual(m[1], RefTensor(I32, {2, 2}, {1, 3, 4, 6}));
   requireEqual(m[2], RefTensor(I32, {2, 5}, {1, 2, 3, 1, 3, 4, 5, 6, 4, 6}));
   requireEqual(m[3], RefTensor(I32, {3, 2}, {1, 2, 3, 4, 5, 6}));
-  requireEqual(m[4], RefTensor(I32, {2, 2, 3},
-                               {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}));
+  requireEqual(m[4],
+               RefTensor(I32, {2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}));
   tcc::reference::CallResult swapped = g.reference().call(
       "swap", {},
       {{"a", RefTensor(F32, {2}, {1, 2})}, {"b", RefTensor(F32, {2}, {3, 4})}});

@@ -55,13 +55,12 @@ RefTensor reshape(Operation &op, const RefTensor &x) {
   }
   if (dynamic >= 0) {
     if (known == 0 || x.numel() % known)
-      fail(op, "cannot reshape " + x.describe() + " to " +
-                   shapeToString(shape));
+      fail(op,
+           "cannot reshape " + x.describe() + " to " + shapeToString(shape));
     shape[size_t(dynamic)] = x.numel() / known;
   }
   if (numelOf(shape) != x.numel())
-    fail(op,
-         "cannot reshape " + x.describe() + " to " + shapeToString(shape));
+    fail(op, "cannot reshape " + x.describe() + " to " + shapeToString(shape));
   return RefTensor(x.dtype, shape, x.data);
 }
 
@@ -87,8 +86,8 @@ RefTensor broadcastTo(Operation &op, const RefTensor &x) {
   }
   for (size_t i = 0; i < x.rank(); ++i)
     if (x.shape[i] != 1 && x.shape[i] != shape[offset + i])
-      fail(op, "cannot broadcast " + x.describe() + " to " +
-                   shapeToString(shape));
+      fail(op,
+           "cannot broadcast " + x.describe() + " to " + shapeToString(shape));
   RefTensor result;
   result.dtype = x.dtype;
   result.shape = shape;
@@ -100,8 +99,9 @@ RefTensor broadcastTo(Operation &op, const RefTensor &x) {
   return result;
 }
 
-RefTensor slice(Operation &op, const RefTensor &x, llvm::ArrayRef<int64_t> begin,
-                llvm::ArrayRef<int64_t> end, llvm::ArrayRef<int64_t> step) {
+RefTensor slice(Operation &op, const RefTensor &x,
+                llvm::ArrayRef<int64_t> begin, llvm::ArrayRef<int64_t> end,
+                llvm::ArrayRef<int64_t> step) {
   if (begin.size() != x.rank() || end.size() != x.rank() ||
       step.size() != x.rank())
     fail(op, "has bounds of the wrong length");
@@ -109,8 +109,7 @@ RefTensor slice(Operation &op, const RefTensor &x, llvm::ArrayRef<int64_t> begin
   std::vector<int64_t> shape, strides;
   int64_t base = 0;
   for (size_t i = 0; i < x.rank(); ++i) {
-    if (step[i] < 1 || begin[i] < 0 || begin[i] > end[i] ||
-        end[i] > x.shape[i])
+    if (step[i] < 1 || begin[i] < 0 || begin[i] > end[i] || end[i] > x.shape[i])
       fail(op, "has bounds outside " + x.describe());
     shape.push_back((end[i] - begin[i] + step[i] - 1) / step[i]);
     strides.push_back(inStrides[i] * step[i]);
@@ -175,8 +174,8 @@ RefTensor constant(Operation &op, ElementsAttr value) {
   if (isFloat(dtype)) {
     for (llvm::APFloat f : dense.getValues<llvm::APFloat>()) {
       bool losesInfo = false;
-      f.convert(llvm::APFloat::IEEEdouble(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
       data.push_back(f.convertToDouble());
     }
   } else if (dtype == DTypeKind::I1) {

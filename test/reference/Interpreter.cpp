@@ -157,10 +157,9 @@ std::vector<SharedDecl> Interpreter::sharedVariables() const {
   std::vector<SharedDecl> decls;
   for (auto shared : module_.getOps<SharedOp>()) {
     RankedTensorType type = shared.getTensorType();
-    decls.push_back({shared.getSymName().str(),
-                     dtypeKindOf(type.getElementType()),
-                     std::vector<int64_t>(type.getShape().begin(),
-                                          type.getShape().end())});
+    decls.push_back(
+        {shared.getSymName().str(), dtypeKindOf(type.getElementType()),
+         std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
   }
   return decls;
 }
@@ -181,7 +180,8 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
   std::map<std::string, int64_t> symbols;
   for (unsigned i = 0; i < body.getNumArguments(); ++i) {
     BlockArgument arg = body.getArgument(i);
-    std::string what = "input " + std::to_string(i) + " of '" + name.str() + "'";
+    std::string what =
+        "input " + std::to_string(i) + " of '" + name.str() + "'";
     checkAgainst(inputs[i], detail::tensorType(arg), what);
     // Equal names in tc.dims denote equal sizes.
     if (auto dims = func.getArgAttrOfType<ArrayAttr>(i, TcDialect::kDimsAttr))
@@ -189,8 +189,7 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
         auto symbol = dyn_cast<StringAttr>(attr);
         if (!symbol || d >= inputs[i].rank())
           continue;
-        auto [it, inserted] =
-            symbols.emplace(symbol.str(), inputs[i].shape[d]);
+        auto [it, inserted] = symbols.emplace(symbol.str(), inputs[i].shape[d]);
         if (!inserted && it->second != inputs[i].shape[d])
           throw ReferenceError(what + " has " + symbol.str() + " = " +
                                std::to_string(inputs[i].shape[d]) +
@@ -223,8 +222,8 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
     if (auto update = dyn_cast<UpdateOp>(op)) {
       for (auto [symbol, value] :
            llvm::zip(update.getVariables(), update.getValues()))
-        updates.emplace_back(
-            cast<FlatSymbolRefAttr>(symbol).getValue().str(), env.at(value));
+        updates.emplace_back(cast<FlatSymbolRefAttr>(symbol).getValue().str(),
+                             env.at(value));
       continue;
     }
     std::vector<const RefTensor *> operands;

@@ -18,8 +18,7 @@ enum class Reduce { Sum, Mean, Max, Min, Prod };
 
 /// The result shape of reducing `shape` over `axes`.
 std::vector<int64_t> reducedShape(const std::vector<int64_t> &shape,
-                                  llvm::ArrayRef<int64_t> axes,
-                                  bool keepdims) {
+                                  llvm::ArrayRef<int64_t> axes, bool keepdims) {
   std::vector<int64_t> result;
   for (int64_t i = 0; i < int64_t(shape.size()); ++i) {
     if (!llvm::is_contained(axes, i))
@@ -108,8 +107,9 @@ RefTensor reduce(Operation &op, Reduce kind, const RefTensor &x,
                      if (!seen[o] || std::isnan(v))
                        acc = v;
                      else if (!std::isnan(acc))
-                       acc = kind == Reduce::Max ? std::max<long double>(acc, v)
-                                                 : std::min<long double>(acc, v);
+                       acc = kind == Reduce::Max
+                                 ? std::max<long double>(acc, v)
+                                 : std::min<long double>(acc, v);
                      break;
                    }
                  }
@@ -195,8 +195,8 @@ RefTensor matmul(Operation &op, const RefTensor &a, const RefTensor &b) {
         batch[j] = t.shape[i];
         fromStaticOne[j] = false;
       } else if (batch[j] != t.shape[i]) {
-        fail(op, "has batch dimensions that do not broadcast: " +
-                     a.describe() + " and " + b.describe());
+        fail(op, "has batch dimensions that do not broadcast: " + a.describe() +
+                     " and " + b.describe());
       }
     }
   };
@@ -217,28 +217,27 @@ RefTensor matmul(Operation &op, const RefTensor &a, const RefTensor &b) {
   result.shape = outShape;
   result.data.resize(size_t(numelOf(outShape)));
   bool integer = isInteger(dtype);
-  forEachIndex(
-      batch, {batchStrides(a, ba), batchStrides(b, bb)},
-      [&](int64_t linear, const std::vector<int64_t> &offsets) {
-        const double *pa = a.data.data() + offsets[0];
-        const double *pb = b.data.data() + offsets[1];
-        double *pc = result.data.data() + linear * m * n;
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j) {
-            if (integer) {
-              __int128 acc = 0;
-              for (int64_t p = 0; p < k; ++p)
-                acc += __int128(asInteger(pa[i * k + p])) *
-                       asInteger(pb[p * n + j]);
-              pc[i * n + j] = checkedInteger(op, dtype, acc);
-            } else {
-              long double acc = 0;
-              for (int64_t p = 0; p < k; ++p)
-                acc += (long double)pa[i * k + p] * pb[p * n + j];
-              pc[i * n + j] = roundTo(dtype, double(acc));
-            }
-          }
-      });
+  forEachIndex(batch, {batchStrides(a, ba), batchStrides(b, bb)},
+               [&](int64_t linear, const std::vector<int64_t> &offsets) {
+                 const double *pa = a.data.data() + offsets[0];
+                 const double *pb = b.data.data() + offsets[1];
+                 double *pc = result.data.data() + linear * m * n;
+                 for (int64_t i = 0; i < m; ++i)
+                   for (int64_t j = 0; j < n; ++j) {
+                     if (integer) {
+                       __int128 acc = 0;
+                       for (int64_t p = 0; p < k; ++p)
+                         acc += __int128(asInteger(pa[i * k + p])) *
+                                asInteger(pb[p * n + j]);
+                       pc[i * n + j] = checkedInteger(op, dtype, acc);
+                     } else {
+                       long double acc = 0;
+                       for (int64_t p = 0; p < k; ++p)
+                         acc += (long double)pa[i * k + p] * pb[p * n + j];
+                       pc[i * n + j] = roundTo(dtype, double(acc));
+                     }
+                   }
+               });
   return result;
 }
 
@@ -255,23 +254,21 @@ RefTensor softmax(Operation &op, const RefTensor &x, int64_t axis, bool log) {
   result.dtype = dtype;
   result.shape = x.shape;
   result.data.resize(x.data.size());
-  forEachIndex(outer, {strides},
-               [&](int64_t, const std::vector<int64_t> &offsets) {
-                 int64_t base = offsets[0];
-                 double m = -std::numeric_limits<double>::infinity();
-                 for (int64_t i = 0; i < n; ++i)
-                   m = std::max(m, x.data[size_t(base + i * step)]);
-                 long double s = 0;
-                 for (int64_t i = 0; i < n; ++i)
-                   s += std::exp((long double)x.data[size_t(base + i * step)] -
-                                 m);
-                 for (int64_t i = 0; i < n; ++i) {
-                   long double d = (long double)x.data[size_t(base + i * step)] - m;
-                   long double v = log ? d - std::log(s) : std::exp(d) / s;
-                   result.data[size_t(base + i * step)] =
-                       roundTo(dtype, double(v));
-                 }
-               });
+  forEachIndex(
+      outer, {strides}, [&](int64_t, const std::vector<int64_t> &offsets) {
+        int64_t base = offsets[0];
+        double m = -std::numeric_limits<double>::infinity();
+        for (int64_t i = 0; i < n; ++i)
+          m = std::max(m, x.data[size_t(base + i * step)]);
+        long double s = 0;
+        for (int64_t i = 0; i < n; ++i)
+          s += std::exp((long double)x.data[size_t(base + i * step)] - m);
+        for (int64_t i = 0; i < n; ++i) {
+          long double d = (long double)x.data[size_t(base + i * step)] - m;
+          long double v = log ? d - std::log(s) : std::exp(d) / s;
+          result.data[size_t(base + i * step)] = roundTo(dtype, double(v));
+        }
+      });
   return result;
 }
 
@@ -281,15 +278,13 @@ std::optional<RefTensor> evalReduction(Operation &op, Operands operands) {
   if (auto r = dyn_cast<SumOp>(op))
     return reduce(op, Reduce::Sum, *operands[0], r.getAxes(), r.getKeepdims());
   if (auto r = dyn_cast<MeanOp>(op))
-    return reduce(op, Reduce::Mean, *operands[0], r.getAxes(),
-                  r.getKeepdims());
+    return reduce(op, Reduce::Mean, *operands[0], r.getAxes(), r.getKeepdims());
   if (auto r = dyn_cast<MaxOp>(op))
     return reduce(op, Reduce::Max, *operands[0], r.getAxes(), r.getKeepdims());
   if (auto r = dyn_cast<MinOp>(op))
     return reduce(op, Reduce::Min, *operands[0], r.getAxes(), r.getKeepdims());
   if (auto r = dyn_cast<ProdOp>(op))
-    return reduce(op, Reduce::Prod, *operands[0], r.getAxes(),
-                  r.getKeepdims());
+    return reduce(op, Reduce::Prod, *operands[0], r.getAxes(), r.getKeepdims());
   if (auto r = dyn_cast<ArgmaxOp>(op))
     return argmax(op, *operands[0], int64_t(r.getAxis()), r.getKeepdims());
   if (isa<MatmulOp>(op))

@@ -59,11 +59,11 @@ double roundTo(DTypeKind dtype, double value) {
                            " is not an integer of " + dtypeKindName(dtype));
     double limit = dtype == DTypeKind::I32 ? 2147483648.0 : 9007199254740992.0;
     if (value >= limit || value < -limit)
-      throw ReferenceError(
-          "value " + std::to_string(value) + " does not fit " +
-          dtypeKindName(dtype) +
-          (dtype == DTypeKind::I64 ? " exactly in the reference (|v| > 2^53)"
-                                   : " (the reference does not wrap)"));
+      throw ReferenceError("value " + std::to_string(value) + " does not fit " +
+                           dtypeKindName(dtype) +
+                           (dtype == DTypeKind::I64
+                                ? " exactly in the reference (|v| > 2^53)"
+                                : " (the reference does not wrap)"));
     return value;
   }
   }

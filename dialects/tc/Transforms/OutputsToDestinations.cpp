@@ -89,11 +89,17 @@ struct OutputsToDestinationsPass
 
     auto ret = cast<func::ReturnOp>(entry.getTerminator());
     SmallVector<Attribute> outputs;
+    DenseMap<Value, Value> materialized;
     SmallVector<bool> takenInputs(numInputs, false);
     for (unsigned r = 0; r < func.getNumResults(); ++r) {
       if (func.getResultAttr(r, kUpdateOfAttr))
         continue;
-      Value value = ret.getOperand(r);
+      Value original = ret.getOperand(r);
+      // A value already materialized for an earlier output is read from
+      // there: reading the original after that write would be a conflict.
+      Value value = original;
+      if (Value done = materialized.lookup(original))
+        value = done;
       auto nameAttr =
           func.getResultAttrOfType<StringAttr>(r, TcDialect::kNameAttr);
       StringAttr name =
@@ -101,10 +107,20 @@ struct OutputsToDestinationsPass
       bool borrowed = func.getResultAttr(r, TcDialect::kBorrowAttr) != nullptr;
       Attribute dims = func.getResultAttr(r, TcDialect::kDimsAttr);
 
-      // Where the value is complete: right after its definition.
+      // Where to materialize: after the value's last use in the body, so
+      // that no later read of the value follows the write into the
+      // destination; an argument's value (a variable the function may
+      // update, an input) is copied first thing.
       Operation *def = value.getDefiningOp();
+      Operation *point = def;
       if (def)
-        b.setInsertionPointAfter(def);
+        for (Operation *user : value.getUsers()) {
+          Operation *top = entry.findAncestorOpInBlock(*user);
+          if (top && top != ret && point->isBeforeInBlock(top))
+            point = top;
+        }
+      if (point)
+        b.setInsertionPointAfter(point);
       else
         b.setInsertionPointToStart(&entry);
 
@@ -114,12 +130,12 @@ struct OutputsToDestinationsPass
       if (borrowed) {
         for (unsigned i = 0; i < numInputs && !dest; ++i) {
           BlockArgument arg = entry.getArgument(i);
-          bool candidate = !takenInputs[i] &&
-                           arg.getType() == value.getType() &&
-                           func.getArgAttr(i, TcDialect::kBorrowAttr) &&
-                           !func.getArgAttr(i, kSharedArgAttr) &&
-                           func.getArgAttr(i, TcDialect::kDimsAttr) == dims &&
-                           (value == arg || (def && allUsesBefore(arg, def)));
+          bool candidate =
+              !takenInputs[i] && arg.getType() == value.getType() &&
+              func.getArgAttr(i, TcDialect::kBorrowAttr) &&
+              !func.getArgAttr(i, kSharedArgAttr) &&
+              func.getArgAttr(i, TcDialect::kDimsAttr) == dims &&
+              (value == arg || (point && allUsesBefore(arg, point)));
           if (candidate)
             dest = i;
         }
@@ -152,6 +168,7 @@ struct OutputsToDestinationsPass
                      .getResult();
       }
       ret.setOperand(r, result);
+      materialized[original] = result;
       NamedAttrList output;
       output.append("name", name);
       output.append("arg", b.getI64IntegerAttr(*dest));
