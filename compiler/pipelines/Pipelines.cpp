@@ -45,7 +45,7 @@ static std::string stagePipeline(tcc::Stage s) {
     return "tcc-mark-entry-points,tcc-approximate-math,lower-affine,"
            "expand-strided-metadata,"
            "convert-scf-to-cf,"
-           "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
+           "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
            "convert-index-to-llvm,finalize-memref-to-llvm,"
            "convert-func-to-llvm,convert-cf-to-llvm,"
            "reconcile-unrealized-casts";

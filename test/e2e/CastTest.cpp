@@ -102,14 +102,14 @@ func f(x : f32[8]) -> (i : i32[8], j : i64[8]) {
              toRef(o.outputs[0]), "cast to i32");
 }
 
-// BUG: a cast from f64 to bf16 does not JIT-compile: LLVM lowers the
+// Regression test (fixed): a cast from f64 to bf16 does not JIT-compile: LLVM lowers the
 // truncation to a call of the compiler-rt builtin `__truncdfbf2`, which the
 // host JIT does not resolve:
 //   JIT session error: Symbols not found: [ __truncdfbf2 ]
 // Minimal reproducer (tcc run FILE.tg --function=f):
 //   tg 1
 //   func f(x : f64[4]) -> (b : bf16[4]) { b = cast(x, dtype=bf16) }
-TEST_CASE("casts from f64 to bf16", "[cast][!mayfail]") {
+TEST_CASE("casts from f64 to bf16", "[cast]") {
   Random rng(603);
   Graph g(R"(tg 1
 func f(x : f64[64]) -> (b : bf16[64]) { b = cast(x, dtype=bf16) }

@@ -150,14 +150,14 @@ TEST_CASE("integer elementwise ops", "[elementwise]") {
   }
 }
 
-// BUG: integer powers do not compile, not even with a constant exponent:
+// Regression test (fixed): integer powers do not compile, not even with a constant exponent:
 //   failed to legalize operation 'math.ipowi' that was explicitly marked
 //   illegal
 // (the LLVM lowering has no pattern for math.ipowi; it needs e.g.
 // convert-math-to-funcs). Minimal reproducer (tcc run FILE.tg --function=f):
 //   tg 1
 //   func f(a : i32[4]) -> (r : i32[4]) { r = a ** 2 }
-TEST_CASE("integer powers", "[elementwise][!mayfail]") {
+TEST_CASE("integer powers", "[elementwise]") {
   Random rng(107);
   for (DTypeKind dtype : {DTypeKind::I32, DTypeKind::I64}) {
     INFO("dtype " << tgName(dtype));

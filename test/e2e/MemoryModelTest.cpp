@@ -244,7 +244,7 @@ func f(x : f32[8] borrow, y : f32[8]) -> (r : f32[8]) { r = x * 2 + y }
 }
 
 //===----------------------------------------------------------------------===//
-// BUG: an output value that is also read by another op, or returned as two
+// Regression test (fixed): an output value that is also read by another op, or returned as two
 // outputs, does not compile:
 //   'linalg.generic' op not bufferizable under the given constraints:
 //   cannot avoid RaW conflict
@@ -258,7 +258,7 @@ func f(x : f32[8] borrow, y : f32[8]) -> (r : f32[8]) { r = x * 2 + y }
 //===----------------------------------------------------------------------===//
 
 TEST_CASE("an output that another output is computed from",
-          "[memory][!mayfail]") {
+          "[memory]") {
   Random rng(808);
   Graph g(R"(tg 1
 func f(x : f32[4]) -> (y : f32[4], z : f32[4]) {
@@ -269,7 +269,7 @@ func f(x : f32[4]) -> (y : f32[4], z : f32[4]) {
   g.call("f", {rng.uniform(F32, {4})});
 }
 
-TEST_CASE("one value returned as two outputs", "[memory][!mayfail]") {
+TEST_CASE("one value returned as two outputs", "[memory]") {
   Random rng(809);
   Graph g(R"(tg 1
 func f(x : f32[4]) -> (y : f32[4], z : f32[4]) {
@@ -281,7 +281,7 @@ func f(x : f32[4]) -> (y : f32[4], z : f32[4]) {
 }
 
 TEST_CASE("an output and a reduction of it over a dynamic batch",
-          "[memory][dynamic][!mayfail]") {
+          "[memory][dynamic]") {
   Random rng(810);
   Graph g(R"(tg 1
 func f(x : f32[N, 10], b : f32[10]) -> (r : f32[N, 10], s : f32[N], t : f32[10]) {
