@@ -45,7 +45,8 @@ static std::string stagePipeline(tcc::Stage s) {
     return "tcc-mark-entry-points,tcc-approximate-math,lower-affine,"
            "expand-strided-metadata,"
            "convert-scf-to-cf,"
-           "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
+           "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
+           "convert-arith-to-llvm,"
            "convert-index-to-llvm,finalize-memref-to-llvm,"
            "convert-func-to-llvm,convert-cf-to-llvm,"
            "reconcile-unrealized-casts";
@@ -72,12 +73,15 @@ LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
   PassManager pm(module->getName());
   if (options.configure && failed(options.configure(pm)))
     return failure();
-  if (!options.dumpIrAfterAllDir.empty())
+  if (!options.dumpIrAfterAllDir.empty()) {
+    // IR printing needs the passes to run one at a time.
+    module->getContext()->disableMultithreading();
     pm.enableIRPrintingToFileTree(
         [](Pass *, Operation *) { return false; },
         [](Pass *, Operation *) { return true; },
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false, options.dumpIrAfterAllDir);
+  }
   std::string pipeline = pipelineBetween(from, stage);
   std::string error;
   llvm::raw_string_ostream errorStream(error);

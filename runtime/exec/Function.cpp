@@ -22,7 +22,7 @@ Function::Function(Runtime &runtime, std::shared_ptr<const Program> program,
 /// What one call works with.
 struct Function::CallState {
   /// The caller's inputs, by argument index (null for other arguments).
-  std::vector<Array> user;
+  std::vector<const Array *> user;
   /// What the code gets, by argument index.
   std::vector<Array> args;
   /// Arguments the code may write (borrowed inputs, updated variables).
@@ -50,7 +50,19 @@ namespace {
 
 /// Symbol bindings of one call, with where each came from.
 struct Bindings {
-  std::map<std::string, std::pair<int64_t, std::string>> values;
+  struct Binding {
+    const std::string *symbol;
+    int64_t size;
+    const std::string *input;
+  };
+  std::vector<Binding> values;
+
+  const Binding *find(const std::string &symbol) const {
+    for (const Binding &b : values)
+      if (*b.symbol == symbol)
+        return &b;
+    return nullptr;
+  }
 
   Status bind(const FunctionSpec &f, const ArgSpec &spec, const Array &a) {
     auto mismatch = [&](const std::string &why) {
@@ -75,30 +87,31 @@ struct Bindings {
           return mismatch("");
         continue;
       }
-      auto [it, inserted] =
-          values.emplace(d.symbol, std::make_pair(size, spec.name));
-      if (!inserted && it->second.first != size)
-        return mismatch(" (" + d.symbol + " is " +
-                        std::to_string(it->second.first) + " from input '" +
-                        it->second.second + "')");
+      const Binding *known = find(d.symbol);
+      if (!known)
+        values.push_back({&d.symbol, size, &spec.name});
+      else if (known->size != size)
+        return mismatch(" (" + d.symbol + " is " + std::to_string(known->size) +
+                        " from input '" + *known->input + "')");
     }
     return Status::success();
   }
 
   Result<Shape> shapeOf(const FunctionSpec &f, const ArgSpec &spec) const {
     Shape shape;
+    shape.reserve(spec.dims.size());
     for (const DimSpec &d : spec.dims) {
       if (!d.isSymbolic()) {
         shape.push_back(d.size);
         continue;
       }
-      auto it = values.find(d.symbol);
-      if (it == values.end())
+      const Binding *known = find(d.symbol);
+      if (!known)
         return Status::error(ErrorCode::Internal,
                              "output '" + spec.name + "' of '" + f.name +
                                  "' uses dimension " + d.symbol +
                                  ", which no input binds");
-      shape.push_back(it->second.first);
+      shape.push_back(known->size);
     }
     return shape;
   }
@@ -135,10 +148,10 @@ namespace {
 
 /// A C-order copy of `a` in the managed space: a temporary of the call.
 Result<Array> managedCopy(const Array &a, const CountersPtr &counters) {
-  TCC_ASSIGN_OR_RETURN(auto buffer, Buffer::allocateManaged(
-                                        hostDevice(), a.nbytes(), counters));
-  TCC_ASSIGN_OR_RETURN(Array c, Array::fromBuffer(std::move(buffer),
-                                                  a.dtype(), a.shape()));
+  TCC_ASSIGN_OR_RETURN(
+      auto buffer, Buffer::allocateManaged(hostDevice(), a.nbytes(), counters));
+  TCC_ASSIGN_OR_RETURN(
+      Array c, Array::fromBuffer(std::move(buffer), a.dtype(), a.shape()));
   stridedCopy(c.data(), c.strides(), a.data(), a.strides(), a.shape(),
               a.itemsize());
   counters->recordCopy(a.nbytes());
@@ -208,10 +221,10 @@ Status poison(Array &a) {
 /// apart by Buffer identity even when they share memory.
 Result<Array> distinctHandle(const Array &a) {
   const std::shared_ptr<Buffer> &b = a.buffer();
-  auto alias =
-      Buffer::adopt(b->data(), b->size(), [keep = b](void *) {}, b->device());
-  return Array::fromBuffer(std::move(alias), a.dtype(), a.shape(),
-                           a.strides(), a.offset());
+  auto alias = Buffer::adopt(
+      b->data(), b->size(), [keep = b](void *) {}, b->device());
+  return Array::fromBuffer(std::move(alias), a.dtype(), a.shape(), a.strides(),
+                           a.offset());
 }
 
 std::string quoted(const std::string &s) { return "'" + s + "'"; }
@@ -234,9 +247,10 @@ Function::borrowedOutputBuffer(size_t o, size_t bytes, const CallState &call) {
     if (b->size() != bytes)
       continue;
     bool free = true;
-    for (const std::vector<Array> *arrays : {&call.args, &call.user})
-      for (const Array &a : *arrays)
-        free = free && (a.isNull() || !a.byteRange().overlaps(b->range()));
+    for (const Array &a : call.args)
+      free = free && (a.isNull() || !a.byteRange().overlaps(b->range()));
+    for (const Array *a : call.user)
+      free = free && (!a || !a->byteRange().overlaps(b->range()));
     if (free) {
       counters_->recordCopyAvoided(bytes);
       return b;
@@ -272,7 +286,6 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   call.args.resize(numArgs);
   call.written.assign(numArgs, false);
   Bindings bindings;
-  std::vector<std::string> uses;
   size_t next = 0;
   for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
@@ -289,10 +302,9 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                                "' is in device memory; this "
                                "function runs on the host");
     TCC_RETURN_IF_ERROR(bindings.bind(spec_, a, value));
-    call.user[i] = value;
+    call.user[i] = &value;
     call.args[i] = value;
     call.written[i] = a.borrow;
-    uses.push_back("input " + quoted(a.name) + " of " + quoted(spec_.name));
   }
   for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
@@ -308,12 +320,11 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     for (const DimSpec &d : a.dims)
       declared.push_back(d.size);
     if (v->dtype() != a.dtype || v->shape() != declared)
-      return Status::error(ErrorCode::ShapeMismatch,
-                           "shared variable '" + a.name + "' is " +
-                               dtypeName(v->dtype()) +
-                               shapeToString(v->shape()) + " but '" +
-                               spec_.name + "' was compiled for " +
-                               describeSpec(a));
+      return Status::error(
+          ErrorCode::ShapeMismatch,
+          "shared variable '" + a.name + "' is " + dtypeName(v->dtype()) +
+              shapeToString(v->shape()) + " but '" + spec_.name +
+              "' was compiled for " + describeSpec(a));
     call.vars.push_back(v);
     call.varArgs.push_back(i);
     for (const std::string &u : spec_.updates)
@@ -328,9 +339,13 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   // every borrowed output handed out so far goes stale.
   if (debug) {
     std::vector<Array> given;
-    for (const Array &a : call.user)
-      if (!a.isNull())
-        given.push_back(a);
+    std::vector<std::string> uses;
+    for (size_t i = 0; i < numArgs; ++i)
+      if (call.user[i]) {
+        given.push_back(*call.user[i]);
+        uses.push_back("input " + quoted(spec_.args[i].name) + " of " +
+                       quoted(spec_.name));
+      }
     TCC_RETURN_IF_ERROR(runtime_.borrowTracker().beginCall(given, uses));
   }
   MemoryCounters *counters = counters_.get();
@@ -366,10 +381,10 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
       bool conflict =
           call.written[i] ||
           (call.written[j] && spec_.args[j].role == ArgRole::Shared);
-      needsCopy = conflict && call.user[i].overlaps(call.args[j]);
+      needsCopy = conflict && call.user[i]->overlaps(call.args[j]);
     }
     if (needsCopy) {
-      TCC_ASSIGN_OR_RETURN(call.args[i], managedCopy(call.user[i], counters_));
+      TCC_ASSIGN_OR_RETURN(call.args[i], managedCopy(*call.user[i], counters_));
     }
   }
 
@@ -395,16 +410,18 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     TCC_RETURN_IF_ERROR(debugBefore(call));
 
   // 5. The call.
-  std::vector<MemrefDescriptor> descriptors;
-  descriptors.reserve(numArgs);
+  MemrefDescriptorList descriptors;
+  size_t totalRank = 0;
   for (const Array &a : call.args)
-    descriptors.emplace_back(a.data(), a.shape());
-  std::vector<void *> pointers;
-  for (MemrefDescriptor &d : descriptors)
-    pointers.push_back(d.pointer());
+    totalRank += a.ndim();
+  descriptors.reserve(numArgs, totalRank);
+  for (const Array &a : call.args)
+    descriptors.add(a.data(), a.shape());
+  std::vector<void *> pointers = descriptors.pointers();
   entry_(pointers.data());
 
   std::vector<Array> results;
+  results.reserve(spec_.outputs.size());
   for (const OutputSpec &out : spec_.outputs) {
     results.push_back(call.args[out.arg]);
     if (spec_.args[out.arg].role == ArgRole::Input)
@@ -418,8 +435,17 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
 Status Function::debugBefore(CallState &call) {
   for (size_t i = 0; i < spec_.args.size(); ++i) {
     const ArgSpec &a = spec_.args[i];
-    if (a.role == ArgRole::Input && !a.borrow)
-      call.hashes[i] = hashElements(call.user[i]);
+    // A non-borrowed input must come out unchanged, unless it views a
+    // shared variable that the call updates (get_value(borrow=true) may
+    // alias the storage, and the update changes it, as it should).
+    bool viewsUpdatedVariable = false;
+    for (size_t j = 0; j < spec_.args.size(); ++j)
+      viewsUpdatedVariable =
+          viewsUpdatedVariable ||
+          (spec_.args[j].role == ArgRole::Shared && call.written[j] &&
+           a.role == ArgRole::Input && call.user[i]->overlaps(call.args[j]));
+    if (a.role == ArgRole::Input && !a.borrow && !viewsUpdatedVariable)
+      call.hashes[i] = hashElements(*call.user[i]);
     if (a.role == ArgRole::Shared && !call.written[i])
       call.hashes[i] = hashElements(call.args[i]);
   }
@@ -428,17 +454,16 @@ Status Function::debugBefore(CallState &call) {
 
 Status Function::debugAfter(CallState &call, std::vector<Array> &results) {
   auto violation = [&](const std::string &what) {
-    return Status::error(ErrorCode::Aliasing, "debug mode: call of '" +
-                                                  spec_.name + "' " + what);
+    return Status::error(ErrorCode::Aliasing,
+                         "debug mode: call of '" + spec_.name + "' " + what);
   };
   // Non-borrowed inputs and variables the call does not update are intact.
   for (const auto &[i, before] : call.hashes) {
     const ArgSpec &a = spec_.args[i];
-    const Array &now = a.role == ArgRole::Input ? call.user[i] : call.args[i];
+    const Array &now = a.role == ArgRole::Input ? *call.user[i] : call.args[i];
     if (hashElements(now) != before)
       return violation(a.role == ArgRole::Input
-                           ? "changed its non-borrowed input " +
-                                 quoted(a.name)
+                           ? "changed its non-borrowed input " + quoted(a.name)
                            : "changed shared variable " + quoted(a.name) +
                                  ", which it does not update");
   }
@@ -449,7 +474,7 @@ Status Function::debugAfter(CallState &call, std::vector<Array> &results) {
     const Array &r = results[o];
     for (size_t i = 0; i < spec_.args.size(); ++i) {
       const ArgSpec &a = spec_.args[i];
-      if (a.role != ArgRole::Input || !r.overlaps(call.user[i]))
+      if (a.role != ArgRole::Input || !r.overlaps(*call.user[i]))
         continue;
       if (!(out.borrow && a.borrow))
         return violation("returned output " + quoted(out.name) +
@@ -476,15 +501,14 @@ Status Function::debugAfter(CallState &call, std::vector<Array> &results) {
     const ArgSpec &a = spec_.args[i];
     if (a.role != ArgRole::Input || !a.borrow)
       continue;
-    Array &donated = call.user[i];
+    Array donated = *call.user[i]; // a handle on the caller's memory
     bool keep = store.findOverlappingVariable(hostDevice(),
                                               donated.byteRange()) != nullptr;
     for (const Array &r : results)
       keep = keep || donated.overlaps(r);
     for (size_t j = 0; j < spec_.args.size(); ++j)
       keep = keep || (j != i && spec_.args[j].role == ArgRole::Input &&
-                      !spec_.args[j].borrow &&
-                      donated.overlaps(call.user[j]));
+                      !spec_.args[j].borrow && donated.overlaps(*call.user[j]));
     if (!keep)
       TCC_RETURN_IF_ERROR(poison(donated));
   }
@@ -495,9 +519,9 @@ Status Function::debugAfter(CallState &call, std::vector<Array> &results) {
     if (!out.borrow)
       continue;
     TCC_ASSIGN_OR_RETURN(results[o], distinctHandle(results[o]));
-    runtime_.borrowTracker().addFresh(
-        results[o], "borrowed output " + quoted(out.name) + " of " +
-                        quoted(spec_.name));
+    runtime_.borrowTracker().addFresh(results[o],
+                                      "borrowed output " + quoted(out.name) +
+                                          " of " + quoted(spec_.name));
   }
   return Status::success();
 }

@@ -58,8 +58,7 @@ static Status fill(Array &dest, double value) {
   return Status::success();
 }
 
-Result<Array> initialValue(const SharedSpec &spec,
-                           const CountersPtr &managed) {
+Result<Array> initialValue(const SharedSpec &spec, const CountersPtr &managed) {
   TCC_ASSIGN_OR_RETURN(int64_t count, checkedNumel(spec.shape));
   TCC_ASSIGN_OR_RETURN(size_t bytes, checkedNbytes(spec.shape, spec.dtype));
   Array npy;

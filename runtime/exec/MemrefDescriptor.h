@@ -41,6 +41,46 @@ private:
   std::vector<int64_t> words;
 };
 
+/// The descriptors of all the arguments of one call, in one block of words,
+/// and the pointer array an EntryPoint takes.
+class MemrefDescriptorList {
+public:
+  /// Room for `count` descriptors of total rank `totalRank`.
+  void reserve(size_t count, size_t totalRank) {
+    words_.reserve(3 * count + 2 * totalRank);
+    starts_.reserve(count);
+  }
+  /// Appends the descriptor of a row-major buffer of `shape` at `data`.
+  void add(void *data, const Shape &shape) {
+    size_t start = words_.size(), rank = shape.size();
+    auto address = reinterpret_cast<int64_t>(data);
+    words_.resize(start + 3 + 2 * rank);
+    int64_t *w = words_.data() + start;
+    w[0] = address;
+    w[1] = address;
+    w[2] = 0;
+    int64_t stride = 1;
+    for (size_t i = rank; i-- > 0;) {
+      w[3 + i] = shape[i];
+      w[3 + rank + i] = stride;
+      stride *= shape[i];
+    }
+    starts_.push_back(start);
+  }
+  /// args[i] points to descriptor i (valid until the next add()).
+  std::vector<void *> pointers() {
+    std::vector<void *> out;
+    out.reserve(starts_.size());
+    for (size_t start : starts_)
+      out.push_back(words_.data() + start);
+    return out;
+  }
+
+private:
+  std::vector<int64_t> words_;
+  std::vector<size_t> starts_;
+};
+
 } // namespace tcc
 
 #endif // TCC_RUNTIME_EXEC_MEMREFDESCRIPTOR_H

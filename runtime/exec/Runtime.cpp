@@ -52,11 +52,10 @@ Status BorrowTracker::beginCall(const std::vector<Array> &inputs,
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < inputs.size(); ++i)
     TCC_RETURN_IF_ERROR(checkLocked(inputs[i], uses[i]));
-  records_.erase(std::remove_if(records_.begin(), records_.end(),
-                                [](const Record &r) {
-                                  return r.buffer.expired();
-                                }),
-                 records_.end());
+  records_.erase(
+      std::remove_if(records_.begin(), records_.end(),
+                     [](const Record &r) { return r.buffer.expired(); }),
+      records_.end());
   for (Record &r : records_)
     r.stale = true;
   return Status::success();

@@ -51,7 +51,7 @@ TEST_CASE("A function returning a shared variable returns a copy",
   }
 }
 
-TEST_CASE("y = x returns a copy of x; with In and Out borrowed it is x",
+TEST_CASE("y = x returns a copy of x (x itself with In and Out borrowed)",
           "[aliasing]") {
   auto rt = loadGraph(kGraph);
   Array x = iota({6});
@@ -93,12 +93,9 @@ TEST_CASE("Outputs never alias each other, even when they are equal",
   CHECK(!w[0].overlaps(storage(var(*rt, "W"))));
 }
 
-// Compiler bug (reported): an output whose value is also read by another
-// output or by an update does not compile ("cannot avoid RaW conflict" in
-// One-Shot Bufferize). Remove [!shouldfail] when it compiles.
 TEST_CASE("Outputs never alias each other when one is computed from the "
           "other",
-          "[aliasing][!shouldfail]") {
+          "[aliasing]") {
   auto rt = loadGraph(R"(tg 1
 func chain(x : f32[N]) -> (a : f32[N], b : f32[N], s : f32[]) {
   a = 2 * x

@@ -13,10 +13,10 @@ const char *kTrain = R"(tg 1
 shared W : f32[3, 2] = normal(mean=0, std=1, seed=11)
 shared b : f32[2] = fill(0.5)
 func train(x : f32[N, 3] borrow, t : f32[N, 2], lr : f32[])
-    -> (loss : f32[], scaled : f32[N, 2] borrow) {
-  e = matmul(x, W) + b - t
+    -> (loss : f32[], p : f32[N, 2] borrow) {
+  p = matmul(x, W) + b
+  e = p - t
   loss = mean(e * e)
-  scaled = 2 * t
   updates {
     W = W - lr * matmul(transpose(x), e)
     b = b - lr * sum(e, axis=0)
@@ -44,17 +44,29 @@ TEST_CASE("A call that fails changes no shared variable and allocates "
   Array x64 = *Array::zeros(DType::F64, {4, 3});
   std::vector<Case> cases = {
       {"wrong shape", ErrorCode::ShapeMismatch,
-       [&] { return train.call({iota({4, 4}), t, lr}); }},
+       [&] {
+         return train.call({iota({4, 4}), t, lr});
+       }},
       {"wrong rank", ErrorCode::ShapeMismatch,
-       [&] { return train.call({x, t, f32({0.1f}, {1})}); }},
+       [&] {
+         return train.call({x, t, f32({0.1f}, {1})});
+       }},
       {"wrong dtype", ErrorCode::DTypeMismatch,
-       [&] { return train.call({x64, t, lr}); }},
+       [&] {
+         return train.call({x64, t, lr});
+       }},
       {"inconsistent N", ErrorCode::ShapeMismatch,
-       [&] { return train.call({x, iota({5, 2}), lr}); }},
+       [&] {
+         return train.call({x, iota({5, 2}), lr});
+       }},
       {"too few inputs", ErrorCode::InvalidArgument,
-       [&] { return train.call(std::vector<Array>{x, t}); }},
+       [&] {
+         return train.call(std::vector<Array>{x, t});
+       }},
       {"null input", ErrorCode::InvalidArgument,
-       [&] { return train.call({x, Array(), lr}); }},
+       [&] {
+         return train.call({x, Array(), lr});
+       }},
       {"missing input", ErrorCode::InvalidArgument,
        [&] {
          return train.call(std::map<std::string, Array>{{"x", x}, {"t", t}});

@@ -27,6 +27,11 @@ func count(k : i32[N] borrow) -> (n : i32[]) {
 func add_w(x : f32[4]) -> (y : f32[4]) {
   y = x + W
 }
+func shrink(g : f32[4]) -> () {
+  updates {
+    W = W - g
+  }
+}
 func step(g : f32[4] borrow) -> (old : f32[4]) {
   old = W
   updates {
@@ -87,6 +92,7 @@ std::shared_ptr<const Program> fakeProgram(FunctionSpec f, EntryPoint entry) {
 std::unique_ptr<Runtime> loadFake(FunctionSpec f, EntryPoint entry,
                                   bool debug) {
   auto rt = std::make_unique<Runtime>(RuntimeOptions{debug});
+  rt->setDebug(debug); // whatever TCC_DEBUG says
   REQUIRE_OK(rt->load(fakeProgram(std::move(f), entry)));
   return rt;
 }
@@ -160,6 +166,7 @@ TEST_CASE("Debug mode: a borrowed output goes stale at the next call",
 
 TEST_CASE("Without debug mode nothing is tracked", "[debug]") {
   auto rt = loadGraph(kGraph);
+  rt->setDebug(false); // whatever TCC_DEBUG says
   Function &f = fn(*rt, "twice_out");
   Array y1 = callOk(f, {iota({4})})[0];
   callOk(f, {iota({4})});
@@ -208,6 +215,7 @@ TEST_CASE("Debug mode: donated inputs that hold no output are poisoned",
 
   // Without debug mode no poison is written.
   auto plain = loadGraph(kGraph);
+  plain->setDebug(false);
   Array x3 = f32({1, 2, 3, 4}, {4});
   callOk(fn(*plain, "dot"), {x3, z});
   CHECK(!allNaN(x3));
@@ -220,6 +228,17 @@ TEST_CASE("Debug mode: donating a shared variable's value is not poisoned",
   Array g = storage(W); // get_value(borrow=true), then donated
   Array old = callOk(fn(*rt, "step"), {g})[0];
   CHECK(values(old) == std::vector<double>{1, 1, 1, 1});
+  CHECK(values(storage(W)) == std::vector<double>{0, 0, 0, 0});
+}
+
+TEST_CASE("Debug mode: an input viewing a shared variable that the call "
+          "updates may change with it",
+          "[debug]") {
+  auto rt = loadGraph(kGraph, RuntimeOptions{true});
+  SharedVariable &W = var(*rt, "W");
+  Array g = storage(W); // get_value(borrow=true): it sees the update
+  callOk(fn(*rt, "shrink"), {g});
+  CHECK(values(g) == std::vector<double>{0, 0, 0, 0});
   CHECK(values(storage(W)) == std::vector<double>{0, 0, 0, 0});
 }
 

@@ -67,14 +67,14 @@ func scale(x : f32[N] borrow) -> (y : f32[N] borrow) {
 } // namespace
 
 TEST_CASE("doc: embedding", "[doc]") {
-  std::shared_ptr<const tcc::Program> program = compile(kSeeds);
-  REQUIRE(program);
+  // [doc: embedding] (continued)
   tcc::Runtime runtime;
-  tcc::Status loaded = runtime.load(program);
-  REQUIRE(loaded.ok());
+  tcc::Status loaded = runtime.load(compile(kSeeds));
   tcc::Function *twice = runtime.function("twice").value();
   tcc::Array x = tcc::Array::full(tcc::DType::F32, {2, 3}, 1.5).value();
   tcc::Result<std::vector<tcc::Array>> y = twice->call({x});
+  // [end]
+  REQUIRE(loaded.ok());
   REQUIRE(y.ok());
   CHECK(values((*y)[0]) == std::vector<double>(6, 3.0));
   CHECK(runtime.functionNames() ==
@@ -148,13 +148,13 @@ TEST_CASE("doc: set_value pattern", "[doc]") {
   // func scale(x : f32[N] borrow) -> (y : f32[N] borrow) { y = 3 * x }
   tcc::Function *scale = runtime.function("scale").value();
   tcc::Array inside = s->getArray(/*borrow=*/true).value();
-  tcc::Array scaled = scale->call({inside}).value()[0]; // in place
+  tcc::Array scaled = scale->call({inside}).value()[0];   // in place
   tcc::Status set = s->setValue(scaled, /*borrow=*/true); // a no-op
   // [end]
   REQUIRE(set.ok());
+  tcc::CounterSnapshot c = runtime.counters().snapshot();
   CHECK(s->getArray()->toDoubles() == std::vector<double>(1 << 20, 6.0));
   CHECK(s->storageBuffer()->data() == before);
-  tcc::CounterSnapshot c = runtime.counters().snapshot();
   CHECK(c.copies == 0);
   CHECK(c.allocations == 0);
   CHECK(c.bytesCopyAvoided == 2 * (4u << 20)); // the call and set_value
@@ -204,7 +204,7 @@ TEST_CASE("doc: updates", "[doc]") {
 TEST_CASE("doc: debug mode", "[doc][debug]") {
   // [doc: debug mode]
   tcc::Runtime runtime(tcc::RuntimeOptions{/*debug=*/true}); // or TCC_DEBUG=1
-  REQUIRE(runtime.load(compile(kSeeds)).ok());
+  tcc::Status loaded = runtime.load(compile(kSeeds));
   tcc::Function *twice = runtime.function("twice").value();
   tcc::Array a = tcc::Array::full(tcc::DType::F32, {2, 2}, 1).value();
   tcc::Array y = twice->call({a}).value()[0]; // borrowed output
@@ -215,6 +215,7 @@ TEST_CASE("doc: debug mode", "[doc][debug]") {
   // "the array f32(2, 2) is borrowed output 'y' of 'twice', which a later
   // call may have overwritten (debug mode: ...)"
   // [end]
+  REQUIRE(loaded.ok());
   CHECK(!runtime.checkFresh(y).ok());
   CHECK(runtime.checkFresh(y).message().rfind(
             "the array f32(2, 2) is borrowed output 'y' of 'twice', which a "

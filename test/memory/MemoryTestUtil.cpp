@@ -73,11 +73,13 @@ CompiledMemoryOps bufferizedOps(const std::string &source,
 }
 
 std::shared_ptr<const Program> compileGraph(const std::string &source) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Program>> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(source);
-  if (it != cache.end())
+  // Never destroyed: JIT engines must not outlive LLVM's own statics.
+  static auto *mutex = new std::mutex;
+  static auto *cache =
+      new std::map<std::string, std::shared_ptr<const Program>>;
+  std::lock_guard<std::mutex> lock(*mutex);
+  auto it = cache->find(source);
+  if (it != cache->end())
     return it->second;
 
   mlir::DialectRegistry registry;
@@ -95,7 +97,7 @@ std::shared_ptr<const Program> compileGraph(const std::string &source) {
   mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
   INFO("diagnostics:\n" << diagnostics);
   REQUIRE(mlir::succeeded(program));
-  cache[source] = *program;
+  (*cache)[source] = *program;
   return *program;
 }
 

@@ -69,10 +69,10 @@ func read() -> (va : f32[256], vb : f32[256]) {
   };
   auto start = std::chrono::steady_clock::now();
   std::vector<std::future<void>> threads;
-  threads.push_back(std::async(std::launch::async, trainer, std::ref(step),
-                               1.0f));
-  threads.push_back(std::async(std::launch::async, trainer,
-                               std::ref(stepReversed), 3.0f));
+  threads.push_back(
+      std::async(std::launch::async, trainer, std::ref(step), 1.0f));
+  threads.push_back(
+      std::async(std::launch::async, trainer, std::ref(stepReversed), 3.0f));
   threads.push_back(std::async(std::launch::async, reader));
   threads.push_back(std::async(std::launch::async, reader));
   for (auto &t : threads)

@@ -31,11 +31,8 @@ func step() -> (old_a : f32[3], old_b : f32[3]) {
   CHECK(values(storage(var(*rt, "b"))) == std::vector<double>{22, 22, 22});
 }
 
-// Compiler bug (reported): a pure swap does not compile ("cannot avoid RaW
-// conflict": the copy of the second variable is taken after the first was
-// written). Remove [!shouldfail] when it compiles.
 TEST_CASE("Swapping two shared variables works and leaves them unaliased",
-          "[updates][!shouldfail]") {
+          "[updates]") {
   auto rt = loadGraph(R"(tg 1
 shared a : f32[2, 3] = fill(1)
 shared b : f32[2, 3] = fill(2)
@@ -162,7 +159,7 @@ func accumulate(inc : f32[4]) -> (old : f32[4]) {
 }
 
 TEST_CASE("shared(value, borrow=true) on the host: an in-place update is "
-          "seen through the caller's buffer; borrow=false copies",
+          "seen through the caller's buffer (borrow=false copies)",
           "[updates][borrow]") {
   // The seeds allow either behaviour for borrow=true (update in place, or
   // swap buffers); this implementation updates in place on the host.
@@ -191,10 +188,7 @@ func accumulate(inc : f32[4]) -> (old : f32[4]) {
   }
 }
 
-// Compiler bug (reported): an output whose value an update also reads does
-// not compile. Remove [!shouldfail] when it compiles.
-TEST_CASE("An update may use the value of an output",
-          "[updates][!shouldfail]") {
+TEST_CASE("An update may use the value of an output", "[updates]") {
   auto rt = loadGraph(R"(tg 1
 shared total : f32[4] = zeros
 func add(x : f32[4]) -> (doubled : f32[4]) {
