@@ -102,9 +102,9 @@ func f(x : f32[8]) -> (i : i32[8], j : i64[8]) {
              toRef(o.outputs[0]), "cast to i32");
 }
 
-// Regression test (fixed): a cast from f64 to bf16 does not JIT-compile: LLVM lowers the
-// truncation to a call of the compiler-rt builtin `__truncdfbf2`, which the
-// host JIT does not resolve:
+// Regression test (fixed): a cast from f64 to bf16 does not JIT-compile: LLVM
+// lowers the truncation to a call of the compiler-rt builtin `__truncdfbf2`,
+// which the host JIT does not resolve:
 //   JIT session error: Symbols not found: [ __truncdfbf2 ]
 // Minimal reproducer (tcc run FILE.tg --function=f):
 //   tg 1

@@ -120,17 +120,16 @@ TEST_CASE("slice with steps", "[data-movement]") {
   // too, so a dynamic dimension cannot be kept whole: not tested.)
 }
 
-// Regression test (fixed): a strided slice returned as an output does not JIT-compile: the copy
-// into the output buffer is a memref.copy between strided layouts, which
-// becomes a call to `memrefCopy` (MLIR's C runner utils) that the host JIT
-// does not provide:
+// Regression test (fixed): a strided slice returned as an output does not
+// JIT-compile: the copy into the output buffer is a memref.copy between strided
+// layouts, which becomes a call to `memrefCopy` (MLIR's C runner utils) that
+// the host JIT does not provide:
 //   JIT session error: Symbols not found: [ memrefCopy ]
 // Minimal reproducer (tcc run FILE.tg --function=f):
 //   tg 1
 //   func f(x : f32[10]) -> (y : f32[5]) { y = slice(x, step=[2]) }
 // Concat along an inner axis fails the same way (below).
-TEST_CASE("a strided slice returned as an output",
-          "[data-movement]") {
+TEST_CASE("a strided slice returned as an output", "[data-movement]") {
   Random rng(507);
   Graph g(R"(tg 1
 func s1(x : f32[10]) -> (a : f32[3]) { a = slice(x, begin=[1], end=[8], step=[3]) }
@@ -171,9 +170,9 @@ func cself(a : f32[2, 2]) -> (r : f32[4, 2]) { r = concat(a, a, axis=0) }
   }
 }
 
-// Regression test (fixed): concat along any axis but the first does not JIT-compile: the
-// strided copies become calls to `memrefCopy` (MLIR's C runner utils),
-// which the host JIT does not provide:
+// Regression test (fixed): concat along any axis but the first does not
+// JIT-compile: the strided copies become calls to `memrefCopy` (MLIR's C runner
+// utils), which the host JIT does not provide:
 //   JIT session error: Symbols not found: [ memrefCopy ]
 // Minimal reproducer (tcc run FILE.tg --function=f):
 //   tg 1

@@ -150,7 +150,8 @@ TEST_CASE("integer elementwise ops", "[elementwise]") {
   }
 }
 
-// Regression test (fixed): integer powers do not compile, not even with a constant exponent:
+// Regression test (fixed): integer powers do not compile, not even with a
+// constant exponent:
 //   failed to legalize operation 'math.ipowi' that was explicitly marked
 //   illegal
 // (the LLVM lowering has no pattern for math.ipowi; it needs e.g.

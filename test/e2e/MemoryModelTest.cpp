@@ -244,8 +244,8 @@ func f(x : f32[8] borrow, y : f32[8]) -> (r : f32[8]) { r = x * 2 + y }
 }
 
 //===----------------------------------------------------------------------===//
-// Regression test (fixed): an output value that is also read by another op, or returned as two
-// outputs, does not compile:
+// Regression test (fixed): an output value that is also read by another op, or
+// returned as two outputs, does not compile:
 //   'linalg.generic' op not bufferizable under the given constraints:
 //   cannot avoid RaW conflict
 // Minimal reproducer (tcc compile FILE.tg --emit=bufferized):
@@ -257,8 +257,7 @@ func f(x : f32[8] borrow, y : f32[8]) -> (r : f32[8]) { r = x * 2 + y }
 // The other test files keep such outputs apart so that they test the rest.
 //===----------------------------------------------------------------------===//
 
-TEST_CASE("an output that another output is computed from",
-          "[memory]") {
+TEST_CASE("an output that another output is computed from", "[memory]") {
   Random rng(808);
   Graph g(R"(tg 1
 func f(x : f32[4]) -> (y : f32[4], z : f32[4]) {

@@ -228,12 +228,12 @@ func f(x : f32[3, 4]) -> (s : f32[3], m : f32[3]) {
   g.call("f", {rng.uniform(DTypeKind::F32, {3, 4})});
 }
 
-// Regression test (fixed): outputs that share an intermediate value do not compile (the RaW bug
-// of MemoryModelTest.cpp); here both means share their sum:
+// Regression test (fixed): outputs that share an intermediate value do not
+// compile (the RaW bug of MemoryModelTest.cpp); here both means share their
+// sum:
 //   'linalg.generic' op not bufferizable under the given constraints:
 //   cannot avoid RaW conflict
-TEST_CASE("mean with and without keepdims as outputs",
-          "[reduction]") {
+TEST_CASE("mean with and without keepdims as outputs", "[reduction]") {
   Random rng(310);
   Graph g(R"(tg 1
 func f(x : f32[3, 4]) -> (r : f32[], rk : f32[1, 1]) {

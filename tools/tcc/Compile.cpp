@@ -26,7 +26,17 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class Emit { Tc, Linalg, Bufferized, Loops, LlvmMlir, LlvmIr, Asm, Obj, So };
+enum class Emit {
+  Tc,
+  Linalg,
+  Bufferized,
+  Loops,
+  LlvmMlir,
+  LlvmIr,
+  Asm,
+  Obj,
+  So
+};
 enum class Target { X86, Nvptx };
 
 /// The options of `tcc compile`; they exist only while it runs.
@@ -63,9 +73,12 @@ struct CompileOptions {
       cl::values(clEnumValN(Target::X86, "x86", "this x86-64 CPU"),
                  clEnumValN(Target::Nvptx, "nvptx", "NVIDIA GPUs (PTX)")),
       cl::cat(category)};
-  cl::opt<unsigned> optLevel{"O", cl::Prefix, cl::init(3),
+  cl::opt<unsigned> optLevel{"O",
+                             cl::Prefix,
+                             cl::init(3),
                              cl::desc("Optimization level 0-3 (default 3)"),
-                             cl::value_desc("level"), cl::cat(category)};
+                             cl::value_desc("level"),
+                             cl::cat(category)};
   cl::opt<bool> timing{"timing", cl::desc("Print the time each pass takes"),
                        cl::cat(category)};
   cl::opt<std::string> splitInputFile{
@@ -109,11 +122,10 @@ LogicalResult compileBuffer(const CompileOptions &opts,
       return success();
     };
     if (opts.emit >= Emit::Asm) {
-      tcc::ArtifactKind artifact = opts.emit == Emit::Asm
-                                       ? tcc::ArtifactKind::Assembly
-                                   : opts.emit == Emit::Obj
-                                       ? tcc::ArtifactKind::Object
-                                       : tcc::ArtifactKind::SharedObject;
+      tcc::ArtifactKind artifact =
+          opts.emit == Emit::Asm   ? tcc::ArtifactKind::Assembly
+          : opts.emit == Emit::Obj ? tcc::ArtifactKind::Object
+                                   : tcc::ArtifactKind::SharedObject;
       return tcc::writeArtifact(*module, artifact, opts.outputFile, binaryOut,
                                 opts.optLevel, options);
     }
@@ -196,10 +208,9 @@ int tcc::cli::runCompile(int argc, char **argv) {
     return kBadInput;
   }
   // A shared object is written by the linker, not through this stream.
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(opts.emit == Emit::So ? std::string("-")
-                                           : opts.outputFile.getValue(),
-                     &message);
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(
+      opts.emit == Emit::So ? std::string("-") : opts.outputFile.getValue(),
+      &message);
   if (!output) {
     llvm::errs() << "tcc compile: error: " << message << "\n";
     return kBadUsage;
@@ -211,8 +222,7 @@ int tcc::cli::runCompile(int argc, char **argv) {
   tcc::InputKind kind = tcc::inputKindOf(opts.inputFile);
   auto process = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                      llvm::raw_ostream &os) {
-    return compileBuffer(opts, std::move(chunk), kind, registry, os,
-                         binaryOut);
+    return compileBuffer(opts, std::move(chunk), kind, registry, os, binaryOut);
   };
   LogicalResult result = failure();
   if (opts.splitInputFile.getNumOccurrences()) {

@@ -25,17 +25,15 @@ namespace cl = llvm::cl;
 
 int tcc::cli::runExplain(int argc, char **argv) {
   cl::OptionCategory category("tcc explain options");
-  cl::opt<std::string> inputFile(cl::Positional,
-                                 cl::desc("<graph.tg | tc.mlir>"),
-                                 cl::cat(category));
-  cl::opt<std::string> function(
-      "function", cl::desc("Explain only this function"),
-      cl::value_desc("name"), cl::cat(category));
+  cl::opt<std::string> inputFile(
+      cl::Positional, cl::desc("<graph.tg | tc.mlir>"), cl::cat(category));
+  cl::opt<std::string> function("function",
+                                cl::desc("Explain only this function"),
+                                cl::value_desc("name"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (!cl::ParseCommandLineOptions(argc, argv, "tcc explain\n",
-                                   &errorStream)) {
+  if (!cl::ParseCommandLineOptions(argc, argv, "tcc explain\n", &errorStream)) {
     llvm::errs() << errors;
     return kBadUsage;
   }

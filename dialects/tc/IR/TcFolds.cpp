@@ -160,8 +160,8 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   // reshape(reshape(x)) is one reshape of x, when that one is valid on its
   // own (a dynamic middle step may hide what the outer one needs).
   auto inner = getInput().getDefiningOp<ReshapeOp>();
-  if (inner && isValidReshape(shapeOf(inner.getInput().getType()),
-                              shapeOf(getType()))) {
+  if (inner &&
+      isValidReshape(shapeOf(inner.getInput().getType()), shapeOf(getType()))) {
     getInputMutable().assign(inner.getInput());
     return getResult();
   }
