@@ -112,32 +112,28 @@ void *Array::data() const {
   return static_cast<char *>(buffer_->data()) + offset_;
 }
 
-bool Array::isContiguous() const {
-  if (numel_ == 0)
-    return true;
-  int64_t expected = int64_t(itemsize());
-  for (size_t i = shape_.size(); i-- > 0;) {
-    if (shape_[i] == 1)
+/// Whether `shape`/`strides` are dense with the last dimension fastest
+/// (C order) or, when `fortran`, the first (size-1 dimensions are free).
+static bool isDense(const Shape &shape, const Strides &strides,
+                    int64_t itemsize, bool fortran) {
+  int64_t expected = itemsize;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    size_t i = fortran ? k : shape.size() - 1 - k;
+    if (shape[i] == 1)
       continue;
-    if (strides_[i] != expected)
+    if (strides[i] != expected)
       return false;
-    expected *= shape_[i];
+    expected *= shape[i];
   }
   return true;
 }
 
+bool Array::isContiguous() const {
+  return numel_ == 0 || isDense(shape_, strides_, int64_t(itemsize()), false);
+}
+
 bool Array::isFortranContiguous() const {
-  if (numel_ == 0)
-    return true;
-  int64_t expected = int64_t(itemsize());
-  for (size_t i = 0; i < shape_.size(); ++i) {
-    if (shape_[i] == 1)
-      continue;
-    if (strides_[i] != expected)
-      return false;
-    expected *= shape_[i];
-  }
-  return true;
+  return numel_ == 0 || isDense(shape_, strides_, int64_t(itemsize()), true);
 }
 
 ByteRange Array::byteRange() const {

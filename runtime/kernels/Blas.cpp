@@ -72,11 +72,26 @@ void matmul(const Memref<T, R> *a, const Memref<T, R> *b, Memref<T, R> *c) {
     return;
   CBLAS_TRANSPOSE ta, tb, tc;
   int64_t lda, ldb, ldc;
-  // The pass guarantees unit-stride layouts; C is row-major.
-  if (!layout(*a, ta, lda) || !layout(*b, tb, ldb) || !layout(*c, tc, ldc) ||
-      tc != CblasNoTrans)
-    return;
   int64_t batches = R == 3 ? c->sizes[0] : 1;
+  // The pass only routes row-major buffers here; any other layout still
+  // gets the right answer, by plain loops over the strides.
+  if (!layout(*a, ta, lda) || !layout(*b, tb, ldb) || !layout(*c, tc, ldc) ||
+      tc != CblasNoTrans) {
+    for (int64_t bi = 0; bi < batches; ++bi) {
+      const T *ab = a->data() + (R == 3 ? bi * a->strides[0] : 0);
+      const T *bb = b->data() + (R == 3 ? bi * b->strides[0] : 0);
+      T *cb = c->data() + (R == 3 ? bi * c->strides[0] : 0);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          T sum = cb[i * c->strides[R - 2] + j * c->strides[R - 1]];
+          for (int64_t p = 0; p < k; ++p)
+            sum += ab[i * a->strides[R - 2] + p * a->strides[R - 1]] *
+                   bb[p * b->strides[R - 2] + j * b->strides[R - 1]];
+          cb[i * c->strides[R - 2] + j * c->strides[R - 1]] = sum;
+        }
+    }
+    return;
+  }
   for (int64_t i = 0; i < batches; ++i) {
     int64_t ai = R == 3 ? i * a->strides[0] : 0;
     int64_t bi = R == 3 ? i * b->strides[0] : 0;
