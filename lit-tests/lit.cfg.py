@@ -27,3 +27,32 @@ try:
         config.available_features.add("numpy")
 except OSError:
     pass
+
+# %dot is Graphviz's dot, for tests that render graph dumps; they say
+# `REQUIRES: dot` and are reported unsupported where it is missing
+# (scripts/setup.sh installs graphviz).
+import shutil
+dot = shutil.which("dot")
+if dot:
+    config.available_features.add("dot")
+    config.substitutions.append(("%dot", dot))
+
+# %ptxas assembles generated PTX (the offline check of the nvptx target); tests
+# that need it say `REQUIRES: ptxas` and are reported unsupported without the
+# CUDA toolkit ($CUDA_HOME or /usr/local/cuda).
+cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+ptxas = os.path.join(cuda_home, "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("no ptxas at %s: the PTX assembly tests are unsupported" % ptxas)
+
+# %fake-cuda is the tests' Driver API on host memory (test/cuda/FakeCudaDriver.cpp):
+# with TCC_CUDA_DRIVER=%fake-cuda the host side of GPU programs runs without a
+# GPU. Tests that use it say `REQUIRES: fake-cuda`.
+fake_cuda = os.path.join(os.path.dirname(config.tcc_obj_root), "lib",
+                         "libtcc_fake_cuda.so")
+if os.path.exists(fake_cuda):
+    config.available_features.add("fake-cuda")
+    config.substitutions.append(("%fake-cuda", fake_cuda))

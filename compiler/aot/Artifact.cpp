@@ -3,6 +3,7 @@
 #include "compiler/aot/Artifact.h"
 #include "compiler/jit/HostTarget.h"
 #include "compiler/jit/ManifestBuilder.h"
+#include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "runtime/loader/ManifestText.h"
 
@@ -33,6 +34,9 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
   if (failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
     return failure();
   FailureOr<Manifest> manifest = buildManifest(module);
+  bool gpu = options.target == CompileTarget::Nvptx;
+  if (succeeded(manifest) && gpu)
+    manifest->target = Target::Cuda;
   if (failed(manifest) ||
       failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
     return failure();
@@ -91,6 +95,21 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
       "-Wl,-rpath," + llvm::sys::path::parent_path(kernels).str();
   llvm::SmallVector<llvm::StringRef> argv = {
       *linker, "-shared", "-o", pathText, objectPath, kernels, rpath, "-lm"};
+  // GPU host code calls the mgpu* functions of libtcc_cuda.so: linked by
+  // name, so the artifact finds it by rpath or LD_LIBRARY_PATH elsewhere.
+  std::string cuda = cudaLibraryPath();
+  std::string cudaDir = "-L" + llvm::sys::path::parent_path(cuda).str();
+  std::string cudaName = "-l:" + llvm::sys::path::filename(cuda).str();
+  std::string cudaRpath =
+      "-Wl,-rpath," + llvm::sys::path::parent_path(cuda).str();
+  if (gpu) {
+    if (!llvm::sys::fs::exists(cuda))
+      return emitError(loc)
+             << "a GPU shared object links the CUDA runtime library, which "
+                "is not at '"
+             << cuda << "' (build runtime/cuda, or set TCC_CUDA_LIBRARY)";
+    argv.append({cudaDir, cudaName, cudaRpath});
+  }
   std::string message;
   if (llvm::sys::ExecuteAndWait(*linker, argv, std::nullopt, {}, 0, 0,
                                 &message) != 0)

@@ -17,7 +17,9 @@ enum class ArtifactKind { Assembly, Object, SharedObject };
 /// an object file to `os`, or a shared object to the file `path` (linked
 /// with the system C compiler driver). Every kind embeds the manifest as
 /// the string symbol `tcc_manifest`, so the runtime alone can load a shared
-/// object (see runtime/loader/SharedObject.h).
+/// object (see runtime/loader/SharedObject.h). With `options.target`
+/// nvptx the code is the host side of GPU functions (PTX embedded, kernels
+/// launched through libtcc_cuda.so, which a shared object links).
 mlir::LogicalResult writeArtifact(mlir::ModuleOp module, ArtifactKind kind,
                                   llvm::StringRef path,
                                   llvm::raw_pwrite_stream *os,

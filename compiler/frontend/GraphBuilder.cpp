@@ -66,8 +66,26 @@ InFlightDiagnostic GraphBuilder::error(Location loc) {
   return emitError(loc);
 }
 
+LogicalResult GraphBuilder::checkSize(Location loc, Type elementType,
+                                      const Shape &shape) {
+  // Compiled code computes byte sizes and strides in int64; the runtime
+  // checks the dynamic dimensions when a call binds them.
+  int64_t bytes = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  for (const Dim &d : shape)
+    if (!d.isDynamic() && __builtin_mul_overflow(bytes, d.size, &bytes))
+      return error(loc) << "shape " << describe(elementType, shape)
+                        << " has too many elements: its size in bytes "
+                           "overflows int64";
+  return success();
+}
+
 TensorRef GraphBuilder::make(Operation *op, Shape shape) {
-  return TensorRef{op->getResult(0), std::move(shape)};
+  Value result = op->getResult(0);
+  if (failed(checkSize(
+          op->getLoc(),
+          llvm::cast<ShapedType>(result.getType()).getElementType(), shape)))
+    return {};
+  return TensorRef{result, std::move(shape)};
 }
 
 RankedTensorType GraphBuilder::tensorType(const Shape &shape,
@@ -107,6 +125,11 @@ LogicalResult GraphBuilder::declareShared(Location loc, StringRef name,
     if (d < 0)
       return error(loc) << "shared variable '" << name
                         << "' needs a static, non-negative shape";
+  Shape dims;
+  for (int64_t d : shape)
+    dims.push_back(Dim::fixed(d));
+  if (failed(checkSize(loc, elementType, dims)))
+    return failure();
   auto type = RankedTensorType::get(shape, elementType);
   builder.setInsertionPointToEnd(module->getBody());
   auto op = builder.create<tc::SharedOp>(loc, name, type, init, params);
@@ -156,6 +179,8 @@ GraphBuilder::beginFunction(Location loc, StringRef name,
       if (d.isDynamic() && d.symbol.empty())
         return error(spec.loc) << "dynamic dimensions of '" << spec.name
                                << "' need a name (such as N)";
+    if (failed(checkSize(spec.loc, spec.elementType, spec.shape)))
+      return failure();
   }
   SmallVector<Type> inputTypes, outputTypes;
   for (const TensorSpec &s : inputs)

@@ -127,6 +127,10 @@ public:
 
 private:
   mlir::InFlightDiagnostic error(mlir::Location loc);
+  /// An error unless the static part of `shape` fits in int64 bytes.
+  mlir::LogicalResult checkSize(mlir::Location loc, mlir::Type elementType,
+                                const tc::Shape &shape);
+  /// The op's result, or null when its shape is too large (reported).
   TensorRef make(mlir::Operation *op, tc::Shape shape);
   mlir::RankedTensorType tensorType(const tc::Shape &shape,
                                     mlir::Type elementType);

@@ -3,11 +3,13 @@
 #include "compiler/jit/HostJit.h"
 #include "compiler/jit/HostTarget.h"
 #include "compiler/jit/ManifestBuilder.h"
+#include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 
@@ -16,6 +18,9 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
   if (failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
     return failure();
   FailureOr<Manifest> manifest = buildManifest(module);
+  bool gpu = options.target == CompileTarget::Nvptx;
+  if (succeeded(manifest) && gpu)
+    manifest->target = Target::Cuda;
   if (failed(manifest) ||
       failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
     return failure();
@@ -35,9 +40,18 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
   ExecutionEngineOptions engineOptions;
   engineOptions.llvmModuleBuilder = buildModule;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  // Matrix products call the runtime's kernels library.
+  // Matrix products call the runtime's kernels library; GPU host code
+  // calls the mgpu* functions of libtcc_cuda.so.
   std::string kernels = kernelsLibraryPath();
+  std::string cuda = cudaLibraryPath();
   SmallVector<StringRef> libraries = {kernels};
+  if (gpu) {
+    if (!llvm::sys::fs::exists(cuda))
+      return emitError(module.getLoc())
+             << "GPU code calls the CUDA runtime library, which is not at '"
+             << cuda << "' (build runtime/cuda, or set TCC_CUDA_LIBRARY)";
+    libraries.push_back(cuda);
+  }
   engineOptions.sharedLibPaths = libraries;
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)

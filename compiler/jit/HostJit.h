@@ -14,7 +14,10 @@ namespace tcc {
 
 /// Lowers a tc module (in place) to LLVM and JIT-compiles it for this CPU
 /// with LLVM's ORC JIT, returning the same kind of Program a shared object
-/// would give the runtime.
+/// would give the runtime. With `options.target` nvptx the functions run on
+/// a CUDA GPU: the manifest says `target cuda`, every array pointer the
+/// entry points take is a device pointer, and the host code's mgpu* calls
+/// resolve to libtcc_cuda.so (see cudaLibraryPath()).
 mlir::FailureOr<std::shared_ptr<Program>>
 compileForHost(mlir::ModuleOp module, const PipelineOptions &options = {});
 

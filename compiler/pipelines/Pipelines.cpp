@@ -7,12 +7,14 @@
 
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
+#include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/Registration.h"
 #include "compiler/pipelines/StripTcRecords.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -21,8 +23,73 @@ std::string tcc::entryPointName(StringRef function) {
   return ("tcc_entry_" + function).str();
 }
 
+/// Reports the functions that kernels call but no one defines (libdevice's
+/// math functions when no CUDA toolkit was found): the driver would reject
+/// the PTX at load time, far from the cause.
+static LogicalResult checkPtxResolved(ModuleOp module) {
+  for (const std::string &ptx : tcc::collectPtx(module)) {
+    StringRef rest = ptx;
+    SmallVector<StringRef> missing;
+    while (true) {
+      size_t at = rest.find(".extern .func");
+      if (at == StringRef::npos)
+        break;
+      rest = rest.drop_front(at + strlen(".extern .func"));
+      StringRef line = rest.take_until([](char c) { return c == '\n'; });
+      missing.push_back(line.drop_until([](char c) { return c == '_'; })
+                            .take_until([](char c) { return c == '('; }));
+    }
+    if (!missing.empty())
+      return emitError(module.getLoc())
+             << "the GPU kernels call " << llvm::join(missing, ", ")
+             << ", which no one defines: libdevice provides them, but no "
+                "CUDA toolkit with nvvm/libdevice/libdevice.10.bc was found "
+                "(set CUDA_HOME)";
+  }
+  return success();
+}
+
+/// The passes that take a module for nvptx from stage `s - 1` to stage `s`
+/// (the stages up to Bufferized are the host's).
+static std::string gpuStagePipeline(tcc::Stage s,
+                                    const tcc::PipelineOptions &options) {
+  if (s == tcc::Stage::Loops)
+    // Every linalg op becomes a kernel launch, temporaries device memory,
+    // and each launch body a gpu.func in one gpu.module.
+    return "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+           "canonicalize,func.func(tcc-linalg-to-gpu,tcc-gpu-device-memory),"
+           // Integer powers become helper functions, which outlining
+           // copies into the GPU module beside the kernels that call them.
+           "convert-math-to-funcs,"
+           "canonicalize,cse,func.func(gpu-launch-sink-index-computations),"
+           "gpu-kernel-outlining,tcc-gpu-merge-modules";
+  if (s != tcc::Stage::LlvmMlir)
+    return "";
+  // Kernels: math functions are libdevice calls, linked from the toolkit
+  // (lower() reports any left unresolved). Host: one stream per call
+  // (gpu-async-region), the mgpu* calls of gpu-to-llvm, and the PTX
+  // embedded as a gpu.binary.
+  std::string toolkit = tcc::cudaToolkitPath();
+  return llvm::formatv("func.func(gpu-async-region),tcc-mark-entry-points,"
+                       "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+                       "nvvm-attach-target{{chip={0} features=+ptx80 O=3},"
+                       "gpu.module(convert-gpu-to-nvvm{{index-bitwidth=64},"
+                       "canonicalize,cse,reconcile-unrealized-casts),"
+                       "convert-math-to-llvm,convert-arith-to-llvm,"
+                       "convert-index-to-llvm,finalize-memref-to-llvm,"
+                       "convert-func-to-llvm,convert-cf-to-llvm,gpu-to-llvm,"
+                       "reconcile-unrealized-casts,"
+                       "gpu-module-to-binary{{format=isa{1}}",
+                       options.gpuArch,
+                       toolkit.empty() ? "" : " toolkit=" + toolkit)
+      .str();
+}
+
 /// The passes that take the module from stage `s - 1` to stage `s`.
-static std::string stagePipeline(tcc::Stage s) {
+static std::string stagePipeline(tcc::Stage s,
+                                 const tcc::PipelineOptions &options) {
+  if (options.target == tcc::CompileTarget::Nvptx && s > tcc::Stage::Bufferized)
+    return gpuStagePipeline(s, options);
   switch (s) {
   case tcc::Stage::Tc:
     return "";
@@ -42,8 +109,10 @@ static std::string stagePipeline(tcc::Stage s) {
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "func.func(convert-linalg-to-loops),canonicalize";
   case tcc::Stage::LlvmMlir:
+    // expand-strided-metadata makes affine.apply for dynamic offsets
+    // (subviews of concat results): lower-affine must run after it too.
     return "tcc-mark-entry-points,tcc-approximate-math,lower-affine,"
-           "expand-strided-metadata,"
+           "expand-strided-metadata,lower-affine,"
            "convert-scf-to-cf,"
            "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
            "convert-arith-to-llvm,"
@@ -54,10 +123,11 @@ static std::string stagePipeline(tcc::Stage s) {
   return "";
 }
 
-std::string tcc::pipelineBetween(Stage from, Stage to) {
+std::string tcc::pipelineBetween(Stage from, Stage to,
+                                 const PipelineOptions &options) {
   std::string pipeline;
   for (int s = (int)from + 1; s <= (int)to; ++s) {
-    std::string part = stagePipeline((Stage)s);
+    std::string part = stagePipeline((Stage)s, options);
     if (part.empty())
       continue;
     if (!pipeline.empty())
@@ -82,7 +152,7 @@ LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false, options.dumpIrAfterAllDir);
   }
-  std::string pipeline = pipelineBetween(from, stage);
+  std::string pipeline = pipelineBetween(from, stage, options);
   std::string error;
   llvm::raw_string_ostream errorStream(error);
   if (failed(parsePassPipeline(pipeline, pm, errorStream)))
@@ -91,5 +161,9 @@ LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
     pm.addPass(createEmitEntryPointsPass());
     pm.addPass(createStripTcRecordsPass());
   }
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  if (options.target == CompileTarget::Nvptx && stage >= Stage::LlvmMlir)
+    return checkPtxResolved(module);
+  return success();
 }

@@ -20,8 +20,20 @@ enum class Stage {
   LlvmMlir,   ///< the LLVM dialect, with tcc_entry_* entry points
 };
 
+/// The machine a module is compiled for.
+enum class CompileTarget {
+  X86,   ///< this CPU
+  Nvptx, ///< NVIDIA GPUs: PTX kernels, launched by host code for this CPU
+};
+
 /// How to run the pipelines.
 struct PipelineOptions {
+  /// After the Bufferized stage, lower for this machine. For nvptx every
+  /// buffer is device memory and the LlvmMlir stage holds host code that
+  /// launches PTX kernels through the mgpu* functions (libtcc_cuda.so).
+  CompileTarget target = CompileTarget::X86;
+  /// The GPU architecture for nvptx (see isKnownGpuArch in GpuTarget.h).
+  std::string gpuArch = "sm_90";
   /// Write the IR after every pass as numbered files under this folder.
   std::string dumpIrAfterAllDir;
   /// Applies MLIR's command-line pass-manager options (timing, printing).
@@ -30,7 +42,8 @@ struct PipelineOptions {
 
 /// The textual pass pipeline that takes a module from `from` to `to`
 /// (exclusive of `from`), as mlir-opt would spell it.
-std::string pipelineBetween(Stage from, Stage to);
+std::string pipelineBetween(Stage from, Stage to,
+                            const PipelineOptions &options = {});
 
 /// Lowers `module`, which is at stage `from`, to stage `to` in place.
 /// Diagnostics go to the context's handler.

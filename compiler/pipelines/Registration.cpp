@@ -7,6 +7,9 @@
 #include "compiler/pipelines/Registration.h"
 #include "compiler/pipelines/ApproximateMath.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
+#include "compiler/pipelines/GpuDeviceMemory.h"
+#include "compiler/pipelines/GpuMergeModules.h"
+#include "compiler/pipelines/LinalgToGpu.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/StripTcRecords.h"
 #include "dialects/tc/Conversion/Passes.h"
@@ -23,8 +26,11 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
@@ -37,19 +43,22 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 void tcc::registerCompilerDialects(DialectRegistry &registry) {
-  registry
-      .insert<tc::TcDialect, affine::AffineDialect, arith::ArithDialect,
-              bufferization::BufferizationDialect, cf::ControlFlowDialect,
-              func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
-              linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
-              scf::SCFDialect, tensor::TensorDialect>();
+  registry.insert<tc::TcDialect, affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect, linalg::LinalgDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -59,6 +68,12 @@ void tcc::registerCompilerDialects(DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // The nvptx target: PTX serialization, and host code that embeds it and
+  // launches its kernels.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 void tcc::registerCompilerPasses() {
@@ -69,6 +84,7 @@ void tcc::registerCompilerPasses() {
     memref::registerMemRefPasses();
     bufferization::registerBufferizationPasses();
     bufferization::registerBufferizationPipelines();
+    registerGPUPasses();
     tc::registerTcConversionPasses();
     tc::registerTcTransformsPasses();
     registerPass([] { return tcc::createMatmulToBlasPass(); });
@@ -76,6 +92,9 @@ void tcc::registerCompilerPasses() {
     registerPass([] { return tcc::createEmitEntryPointsPass(); });
     registerPass([] { return tcc::createMarkEntryPointsPass(); });
     registerPass([] { return tcc::createStripTcRecordsPass(); });
+    registerPass([] { return tcc::createLinalgToGpuPass(); });
+    registerPass([] { return tcc::createGpuDeviceMemoryPass(); });
+    registerPass([] { return tcc::createGpuMergeModulesPass(); });
     return true;
   }();
   (void)done;

@@ -50,3 +50,21 @@ func.func @swap() {
   tc.update [@A, @B] %b, %a : tensor<2xf32>, tensor<2xf32>
   return
 }
+
+// -----
+
+// One value for two variables (found by tcc-difftest; CSE merges `a + b` and
+// `b + a`): the second update reads it from the first one's result.
+tc.shared @A : tensor<2xf32> = zeros
+tc.shared @B : tensor<2xf32> = ones
+// CHECK-LABEL: func.func @same_value
+func.func @same_value() {
+  %a = tc.shared_read @A : tensor<2xf32>
+  %b = tc.shared_read @B : tensor<2xf32>
+  // CHECK: %[[N:.*]] = tc.add
+  // CHECK: %[[MA:.*]] = bufferization.materialize_in_destination %[[N]] in
+  // CHECK: bufferization.materialize_in_destination %[[MA]] in
+  %n = tc.add %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  tc.update [@A, @B] %n, %n : tensor<2xf32>, tensor<2xf32>
+  return
+}

@@ -41,3 +41,48 @@ func.func @still_read(%x: tensor<3xf32> {tc.borrow, tc.name = "x"}) -> (tensor<3
   %z = tc.neg %x : tensor<3xf32>
   return %y, %z : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// An output that is also a variable's update (found by tcc-difftest): the
+// output is materialized before the update, and the update reads it from
+// the output, so One-Shot Bufferize sees no read after a write.
+tc.shared @S : tensor<3xi32> = zeros
+// CHECK-LABEL: func.func @output_and_update
+func.func @output_and_update(%s: tensor<3xi32> {bufferization.writable = true, tc.shared = @S}) -> (tensor<3xi32> {tc.name = "o"}, tensor<3xi32> {tc.update_of = @S}) attributes {tc.updates = [@S]} {
+  // CHECK: %[[V:.*]] = tc.abs
+  // CHECK-NEXT: %[[O:.*]] = bufferization.materialize_in_destination %[[V]] in %[[OUT:[^ ]*]]
+  // CHECK-NEXT: %[[U:.*]] = bufferization.materialize_in_destination %[[O]] in
+  // CHECK: return %[[O]], %[[U]]
+  %v = tc.abs %s : tensor<3xi32>
+  %u = bufferization.materialize_in_destination %v in %s : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return %v, %u : tensor<3xi32>, tensor<3xi32>
+}
+
+// -----
+
+// A borrowed input read later through a view (a slice) does not hold a
+// borrowed output (found by tcc-difftest).
+// CHECK-LABEL: func.func @read_through_view
+// CHECK-SAME: tc.outputs = [{arg = 1 : i64, borrow, name = "y"}, {arg = 2 : i64, name = "z"}]
+func.func @read_through_view(%x: tensor<4xf32> {tc.borrow, tc.name = "x"}) -> (tensor<4xf32> {tc.borrow, tc.name = "y"}, tensor<2xf32> {tc.name = "z"}) {
+  %s = tensor.extract_slice %x[0] [2] [1] : tensor<4xf32> to tensor<2xf32>
+  %y = tc.exp %x : tensor<4xf32>
+  %z = tc.neg %s : tensor<2xf32>
+  return %y, %z : tensor<4xf32>, tensor<2xf32>
+}
+
+// -----
+
+// Two concats that start alike share their first piece after CSE (found by
+// tcc-difftest); each output rebuilds its own chain from its own empty
+// tensor, so the two destinations never meet.
+// CHECK-LABEL: func.func @concat_prefix
+func.func @concat_prefix(%a: tensor<3xi1>, %b: tensor<2xi1>, %c: tensor<2xi1>) -> (tensor<5xi1>, tensor<5xi1>) {
+  // CHECK-COUNT-2: tensor.empty() : tensor<5xi1>
+  %e = tensor.empty() : tensor<5xi1>
+  %p = tensor.insert_slice %a into %e[0] [3] [1] : tensor<3xi1> into tensor<5xi1>
+  %x = tensor.insert_slice %b into %p[3] [2] [1] : tensor<2xi1> into tensor<5xi1>
+  %y = tensor.insert_slice %c into %p[3] [2] [1] : tensor<2xi1> into tensor<5xi1>
+  return %x, %y : tensor<5xi1>, tensor<5xi1>
+}

@@ -43,8 +43,9 @@ Result<Array> Array::fromBuffer(std::shared_ptr<Buffer> buffer, DType dtype,
     return Status::error(ErrorCode::InvalidArgument,
                          "Array needs host memory, not memory of " +
                              buffer->device().name() + " (use DeviceArray)");
-  TCC_ASSIGN_OR_RETURN(int64_t numel, checkedNumel(shape));
+  // The byte size first: its message names the dtype.
   TCC_RETURN_IF_ERROR(checkedNbytes(shape, dtype).status());
+  TCC_ASSIGN_OR_RETURN(int64_t numel, checkedNumel(shape));
   Strides st = strides.empty() && !shape.empty()
                    ? contiguousStrides(shape, dtypeSize(dtype))
                    : strides;
@@ -86,6 +87,7 @@ Result<Array> Array::zeros(DType dtype, const Shape &shape) {
 
 Result<Array> Array::wrap(void *ptr, DType dtype, const Shape &shape,
                           const Strides &strides, Buffer::Deleter deleter) {
+  TCC_RETURN_IF_ERROR(checkedNbytes(shape, dtype).status());
   TCC_ASSIGN_OR_RETURN(int64_t numel, checkedNumel(shape));
   Strides st = strides.empty() && !shape.empty()
                    ? contiguousStrides(shape, dtypeSize(dtype))

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace tcc {
 
@@ -87,6 +88,11 @@ private:
   Deleter deleter_;
   CountersPtr counters_;
 };
+
+/// OutOfMemory ("cannot allocate N bytes on host: ...") when `bytes` exceed
+/// the memory the host can still give; checked before every host
+/// allocation, since Linux would grant it and kill the process later.
+Status checkAllocationFits(Device &device, uint64_t bytes);
 
 /// Copies `bytes` from `src`+`srcOffset` to `dst`+`dstOffset` whatever the
 /// devices (host<->device, device<->device; across devices via the host).

@@ -27,19 +27,30 @@ Result<int64_t> checkedNumel(const Shape &shape) {
       overflow = true; // keep scanning: a later 0 does not make it valid
   }
   if (overflow)
-    return Status::error(ErrorCode::InvalidArgument, "element count of shape " +
-                                                         shapeToString(shape) +
-                                                         " overflows int64");
+    return Status::error(ErrorCode::InvalidArgument,
+                         "shape " + shapeToString(shape) +
+                             " has too many elements: their count overflows "
+                             "int64");
   return n;
 }
 
 Result<size_t> checkedNbytes(const Shape &shape, DType dtype) {
-  TCC_ASSIGN_OR_RETURN(int64_t n, checkedNumel(shape));
-  int64_t bytes;
-  if (__builtin_mul_overflow(n, int64_t(dtypeSize(dtype)), &bytes))
+  std::string type = dtypeName(dtype) + shapeToString(shape);
+  for (int64_t d : shape)
+    if (d < 0)
+      return Status::error(ErrorCode::InvalidArgument,
+                           "negative dimension in shape " + type);
+  // Compiled code computes byte sizes and strides with int64, so every
+  // partial product must fit, even when a later dimension is 0.
+  int64_t bytes = int64_t(dtypeSize(dtype));
+  bool overflow = false;
+  for (int64_t d : shape)
+    overflow |= __builtin_mul_overflow(bytes, d, &bytes);
+  if (overflow)
     return Status::error(ErrorCode::InvalidArgument,
-                         "byte size of shape " + shapeToString(shape) + " of " +
-                             dtypeName(dtype) + " overflows");
+                         "shape " + type +
+                             " has too many elements: its size in bytes "
+                             "overflows int64");
   return size_t(bytes);
 }
 

@@ -59,7 +59,10 @@ public:
   /// borrow=true on the host: adopts the caller's contiguous buffer (no
   /// copy) unless it overlaps another shared variable's storage; setting
   /// the variable to its own storage is a no-op. Non-contiguous values cost
-  /// exactly one copy on the host. On other devices borrow has no effect.
+  /// exactly one copy on the host. On other devices borrow has no effect:
+  /// the value is copied into the variable's own allocation (same shape and
+  /// dtype: no allocation), a non-contiguous host value after one copy on
+  /// the host that makes it contiguous.
   Status setValue(const Value &value, bool borrow = false);
 
   /// The variable's mutex, for multi-variable operations.

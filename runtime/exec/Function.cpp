@@ -1,6 +1,7 @@
 //===- Function.cpp - calling a compiled function -------------------------===//
 
 #include "runtime/exec/Function.h"
+#include "runtime/exec/CallBindings.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 
@@ -33,91 +34,6 @@ struct Function::CallState {
   /// variables the call does not update, by argument index.
   std::map<size_t, uint64_t> hashes;
 };
-
-/// "f32[N, 784]".
-static std::string describeSpec(const ArgSpec &a) {
-  std::string text = std::string(dtypeName(a.dtype)) + "[";
-  for (size_t i = 0; i < a.dims.size(); ++i) {
-    if (i)
-      text += ", ";
-    text += a.dims[i].isSymbolic() ? a.dims[i].symbol
-                                   : std::to_string(a.dims[i].size);
-  }
-  return text + "]";
-}
-
-namespace {
-
-/// Symbol bindings of one call, with where each came from.
-struct Bindings {
-  struct Binding {
-    const std::string *symbol;
-    int64_t size;
-    const std::string *input;
-  };
-  std::vector<Binding> values;
-
-  const Binding *find(const std::string &symbol) const {
-    for (const Binding &b : values)
-      if (*b.symbol == symbol)
-        return &b;
-    return nullptr;
-  }
-
-  Status bind(const FunctionSpec &f, const ArgSpec &spec, const Array &a) {
-    auto mismatch = [&](const std::string &why) {
-      return Status::error(ErrorCode::ShapeMismatch,
-                           "input '" + spec.name + "' of '" + f.name +
-                               "' must be " + describeSpec(spec) + ", got " +
-                               dtypeName(a.dtype()) + shapeToString(a.shape()) +
-                               why);
-    };
-    if (a.dtype() != spec.dtype)
-      return Status::error(ErrorCode::DTypeMismatch,
-                           "input '" + spec.name + "' of '" + f.name +
-                               "' must be " + describeSpec(spec) + ", got " +
-                               dtypeName(a.dtype()) + shapeToString(a.shape()));
-    if (a.shape().size() != spec.dims.size())
-      return mismatch("");
-    for (size_t i = 0; i < spec.dims.size(); ++i) {
-      const DimSpec &d = spec.dims[i];
-      int64_t size = a.shape()[i];
-      if (!d.isSymbolic()) {
-        if (size != d.size)
-          return mismatch("");
-        continue;
-      }
-      const Binding *known = find(d.symbol);
-      if (!known)
-        values.push_back({&d.symbol, size, &spec.name});
-      else if (known->size != size)
-        return mismatch(" (" + d.symbol + " is " + std::to_string(known->size) +
-                        " from input '" + *known->input + "')");
-    }
-    return Status::success();
-  }
-
-  Result<Shape> shapeOf(const FunctionSpec &f, const ArgSpec &spec) const {
-    Shape shape;
-    shape.reserve(spec.dims.size());
-    for (const DimSpec &d : spec.dims) {
-      if (!d.isSymbolic()) {
-        shape.push_back(d.size);
-        continue;
-      }
-      const Binding *known = find(d.symbol);
-      if (!known)
-        return Status::error(ErrorCode::Internal,
-                             "output '" + spec.name + "' of '" + f.name +
-                                 "' uses dimension " + d.symbol +
-                                 ", which no input binds");
-      shape.push_back(known->size);
-    }
-    return shape;
-  }
-};
-
-} // namespace
 
 Result<std::vector<Array>>
 Function::call(const std::map<std::string, Array> &inputs) {
@@ -232,7 +148,8 @@ std::string quoted(const std::string &s) { return "'" + s + "'"; }
 } // namespace
 
 Result<std::shared_ptr<Buffer>>
-Function::borrowedOutputBuffer(size_t o, size_t bytes, const CallState &call) {
+Function::borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
+                               const std::vector<ByteRange> &inUse) {
   std::vector<std::shared_ptr<Buffer>> &cache = borrowedOutputs_[o];
   SharedStore &store = runtime_.shared();
   // A buffer that a shared variable adopted (set_value(y, borrow=true)) is
@@ -244,23 +161,22 @@ Function::borrowedOutputBuffer(size_t o, size_t bytes, const CallState &call) {
                              }),
               cache.end());
   for (const std::shared_ptr<Buffer> &b : cache) {
-    if (b->size() != bytes)
+    if (b->size() != bytes || &b->device() != &device)
       continue;
     bool free = true;
-    for (const Array &a : call.args)
-      free = free && (a.isNull() || !a.byteRange().overlaps(b->range()));
-    for (const Array *a : call.user)
-      free = free && (!a || !a->byteRange().overlaps(b->range()));
+    for (const ByteRange &r : inUse)
+      free = free && !r.overlaps(b->range());
     if (free) {
       counters_->recordCopyAvoided(bytes);
       return b;
     }
   }
   TCC_ASSIGN_OR_RETURN(auto buffer,
-                       Buffer::allocateManaged(hostDevice(), bytes, counters_));
+                       Buffer::allocateManaged(device, bytes, counters_));
   cache.erase(std::remove_if(cache.begin(), cache.end(),
                              [&](const std::shared_ptr<Buffer> &b) {
-                               return b->size() != bytes;
+                               return b->size() != bytes ||
+                                      &b->device() != &device;
                              }),
               cache.end());
   if (cache.size() >= 2)
@@ -269,7 +185,36 @@ Function::borrowedOutputBuffer(size_t o, size_t bytes, const CallState &call) {
   return buffer;
 }
 
+Result<std::vector<Value>>
+Function::callValues(const std::vector<Value> &inputs) {
+  if (target() == Target::Cuda)
+    return callOnDevice(inputs, /*hostResults=*/false);
+  std::vector<Array> arrays;
+  arrays.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Array *a = inputs[i].hostArray();
+    if (!a)
+      return Status::error(ErrorCode::Unsupported,
+                           "input " + std::to_string(i) + " of '" + spec_.name +
+                               "' is a device array; this function runs on "
+                               "the host");
+    arrays.push_back(*a);
+  }
+  TCC_ASSIGN_OR_RETURN(std::vector<Array> results, call(arrays));
+  return std::vector<Value>(results.begin(), results.end());
+}
+
 Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
+  if (target() == Target::Cuda) {
+    TCC_ASSIGN_OR_RETURN(
+        std::vector<Value> results,
+        callOnDevice(std::vector<Value>(inputs.begin(), inputs.end()),
+                     /*hostResults=*/true));
+    std::vector<Array> arrays;
+    for (const Value &v : results)
+      arrays.push_back(*v.hostArray());
+    return arrays;
+  }
   size_t numInputs = spec_.numInputs();
   if (inputs.size() != numInputs)
     return Status::error(ErrorCode::InvalidArgument,
@@ -301,7 +246,7 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                            "input '" + a.name +
                                "' is in device memory; this "
                                "function runs on the host");
-    TCC_RETURN_IF_ERROR(bindings.bind(spec_, a, value));
+    TCC_RETURN_IF_ERROR(bindings.bind(spec_, a, value.dtype(), value.shape()));
     call.user[i] = &value;
     call.args[i] = value;
     call.written[i] = a.borrow;
@@ -330,10 +275,17 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     for (const std::string &u : spec_.updates)
       call.written[i] = call.written[i] || u == a.name;
   }
+  // Bound symbols can make an output's size overflow: an error here, before
+  // anything changes, rather than a wrapped size in the compiled code.
   for (size_t o = 0; o < spec_.outputs.size(); ++o) {
     const ArgSpec &a = spec_.args[spec_.outputs[o].arg];
-    if (a.role == ArgRole::Output)
-      TCC_RETURN_IF_ERROR(bindings.shapeOf(spec_, a).status());
+    if (a.role != ArgRole::Output)
+      continue;
+    TCC_ASSIGN_OR_RETURN(Shape shape, bindings.shapeOf(spec_, a));
+    if (Result<size_t> bytes = checkedNbytes(shape, a.dtype); !bytes.ok())
+      return Status::error(bytes.status().code(),
+                           "output '" + a.name + "' of '" + spec_.name +
+                               "': " + bytes.status().message());
   }
   // Debug mode: an input must not be a borrowed output gone stale. Then
   // every borrowed output handed out so far goes stale.
@@ -398,7 +350,15 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     TCC_ASSIGN_OR_RETURN(size_t bytes, checkedNbytes(shape, a.dtype));
     std::shared_ptr<Buffer> buffer;
     if (out.borrow) {
-      TCC_ASSIGN_OR_RETURN(buffer, borrowedOutputBuffer(o, bytes, call));
+      std::vector<ByteRange> inUse;
+      for (const Array &arg : call.args)
+        if (!arg.isNull())
+          inUse.push_back(arg.byteRange());
+      for (const Array *user : call.user)
+        if (user)
+          inUse.push_back(user->byteRange());
+      TCC_ASSIGN_OR_RETURN(buffer,
+                           borrowedOutputBuffer(o, bytes, hostDevice(), inUse));
     } else {
       TCC_ASSIGN_OR_RETURN(buffer, Buffer::allocate(hostDevice(), bytes));
       counters->recordAllocation(bytes);

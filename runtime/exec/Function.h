@@ -5,6 +5,7 @@
 
 #include "runtime/core/Array.h"
 #include "runtime/core/Counters.h"
+#include "runtime/core/Value.h"
 #include "runtime/exec/Program.h"
 
 #include <initializer_list>
@@ -38,6 +39,31 @@ class SharedVariable;
 /// outputs are user-space allocations. A reused borrowed output buffer and
 /// an output computed in a borrowed input each count as a copy avoided.
 /// Temporaries and copies inside the compiled code are not counted.
+///
+/// The device path (a program whose manifest says `target cuda`): the
+/// compiled code gets CUDA device pointers for every array (inputs, shared
+/// variables, outputs) and runs on the CUDA device (CudaDevice::get()).
+/// - Without a driver or GPU the call fails (Unsupported, "no CUDA
+///   driver/device found: ...") before anything happens.
+/// - Shared variables must live on that device (Runtime::load puts the
+///   variables of a CUDA program there); a variable elsewhere is Unsupported.
+/// - A host input is uploaded into a managed device temporary (made
+///   contiguous first when it is not: one more copy). The upload is a copy,
+///   so the caller's host memory is never written, borrowed or not.
+/// - A device input (callValues with a DeviceArray on that device) is used
+///   in place, under the host rules: a borrowed one may be overwritten or
+///   hold a borrowed output; a non-borrowed one is never written; inputs
+///   overlapping memory the call writes are copied on the device first.
+/// - Outputs are computed in device buffers: borrowed ones reused from call
+///   to call (two per output, as on the host), others fresh. An output
+///   flagged `internal` (return_internal_type) comes back from callValues as
+///   the DeviceArray itself, in O(1); every other output, and every output of
+///   call(), comes back as a fresh host array (one download).
+/// - Updates happen in place in the variables' device storage.
+/// - A failure inside the compiled code (a driver error, device memory
+///   exhausted for temporaries) is the call's error; the variables the call
+///   updates may then hold partial results (as after a crash on the host).
+/// Debug mode does not check device calls yet.
 class Function {
 public:
   Function(Runtime &runtime, std::shared_ptr<const Program> program,
@@ -58,6 +84,15 @@ public:
   /// Calls a function without inputs.
   Result<std::vector<Array>> call() { return call(std::vector<Array>()); }
 
+  /// Calls with host arrays or (CUDA functions) device arrays, inputs in
+  /// declaration order. Host functions take and return host arrays. CUDA
+  /// functions return `internal` outputs as DeviceArrays, others as host
+  /// arrays (see above).
+  Result<std::vector<Value>> callValues(const std::vector<Value> &inputs);
+
+  /// Where the function runs: its program's target.
+  Target target() const { return program_->manifest.target; }
+
   /// This function's own counters (they also feed the runtime's).
   MemoryCounters &counters() const { return *counters_; }
 
@@ -65,8 +100,15 @@ private:
   struct CallState;
   /// A reusable buffer of `bytes` for borrowed output `o` that overlaps no
   /// argument of this call and no shared variable.
-  Result<std::shared_ptr<Buffer>> borrowedOutputBuffer(size_t o, size_t bytes,
-                                                       const CallState &call);
+  /// A reusable buffer of `bytes` on `device` for borrowed output `o` that
+  /// overlaps none of `inUse` (the call's arguments) and no shared variable.
+  Result<std::shared_ptr<Buffer>>
+  borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
+                       const std::vector<ByteRange> &inUse);
+  /// The device path of call() and callValues() (DeviceCall.cpp); with
+  /// `hostResults`, every output comes back as a host array.
+  Result<std::vector<Value>> callOnDevice(const std::vector<Value> &inputs,
+                                          bool hostResults);
   Status debugBefore(CallState &call);
   Status debugAfter(CallState &call, std::vector<Array> &results);
 

@@ -4,6 +4,10 @@
 
 namespace tcc {
 
+const char *targetName(Target target) {
+  return target == Target::Cuda ? "cuda" : "host";
+}
+
 size_t FunctionSpec::numInputs() const {
   size_t n = 0;
   for (const ArgSpec &a : args)

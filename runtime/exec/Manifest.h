@@ -76,8 +76,19 @@ struct SharedSpec {
   std::string path; ///< npy only
 };
 
+/// Where an artifact's functions run, and so what kind of memory every array
+/// pointer in their descriptors refers to.
+enum class Target {
+  Host, ///< the calling CPU; pointers are host pointers
+  Cuda, ///< a CUDA device; pointers are device pointers (`runtime/cuda`)
+};
+
+/// "host" or "cuda".
+const char *targetName(Target target);
+
 /// Everything an artifact declares.
 struct Manifest {
+  Target target = Target::Host;
   std::vector<SharedSpec> shared;
   std::vector<FunctionSpec> functions;
 

@@ -1,6 +1,7 @@
 //===- Runtime.cpp - the managed memory space and its loaded programs -----===//
 
 #include "runtime/exec/Runtime.h"
+#include "runtime/cuda/CudaDevice.h"
 #include "runtime/exec/Initializers.h"
 
 #include <algorithm>
@@ -105,10 +106,25 @@ Status Runtime::load(std::shared_ptr<const Program> program) {
                            "the program has no code for function '" + f.name +
                                "'");
   }
+  // The shared variables of a CUDA program live in device memory.
+  Device *home = &hostDevice();
+  if (manifest.target == Target::Cuda) {
+    Result<cuda::CudaDevice *> device = cuda::CudaDevice::get();
+    if (!device.ok())
+      return Status::error(device.status().code(),
+                           "cannot load a program compiled for CUDA: " +
+                               device.status().message());
+    home = device.value();
+  }
   std::vector<std::pair<const SharedSpec *, Array>> fresh;
   for (const SharedSpec &s : manifest.shared) {
     if (store_.contains(s.name)) {
       TCC_ASSIGN_OR_RETURN(SharedVariable * v, store_.lookup(s.name));
+      if (&v->device() != home)
+        return Status::error(ErrorCode::Unsupported,
+                             "shared variable '" + s.name + "' lives on " +
+                                 v->device().name() +
+                                 " but the program runs on " + home->name());
       if (v->dtype() != s.dtype || v->shape() != s.shape)
         return Status::error(ErrorCode::ShapeMismatch,
                              "shared variable '" + s.name + "' exists as " +
@@ -124,8 +140,12 @@ Status Runtime::load(std::shared_ptr<const Program> program) {
   for (auto &[spec, value] : fresh) {
     // The initial value was built in the managed space for this variable:
     // it adopts it without a copy.
+    // On a device the upload is the one copy (borrow has no effect there).
     TCC_ASSIGN_OR_RETURN(SharedVariable * v,
-                         store_.create(spec->name, value, /*borrow=*/true));
+                         home->isHost()
+                             ? store_.create(spec->name, value, /*borrow=*/true)
+                             : store_.create(spec->name, value,
+                                             /*borrow=*/false, home));
     (void)v;
   }
   for (const FunctionSpec &f : manifest.functions)

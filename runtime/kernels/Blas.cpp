@@ -4,11 +4,12 @@
 // (`_mlir_ciface_NAME`, one pointer to a memref descriptor per argument)
 // when the tcc-matmul-to-blas pass routes a matmul here. They compute
 // C += A * B with OpenBLAS, which blocks, vectorizes and threads the
-// product far better than generated loops.
+// product far better than generated loops. OpenBLAS is loaded on the first
+// product (BlasLibrary.h); without it, plain loops compute the same result.
 //
 //===----------------------------------------------------------------------===//
 
-#include <cblas.h>
+#include "BlasLibrary.h"
 
 #include <cstdint>
 
@@ -44,24 +45,54 @@ bool layout(const Memref<T, R> &m, CBLAS_TRANSPOSE &trans, int64_t &ld) {
   return false;
 }
 
+/// Returns false when no BLAS library is available.
 template <typename T>
-void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
           int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb, T *c,
           int64_t ldc);
 
 template <>
-void gemm<float>(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+bool gemm<float>(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
                  int64_t k, const float *a, int64_t lda, const float *b,
                  int64_t ldb, float *c, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
-              ldc);
+  auto sgemm = tcc::kernels::blasLibrary().sgemm;
+  if (!sgemm)
+    return false;
+  sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c, ldc);
+  return true;
 }
 
 template <>
-void gemm<double>(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+bool gemm<double>(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
                   int64_t k, const double *a, int64_t lda, const double *b,
                   int64_t ldb, double *c, int64_t ldc) {
-  cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc);
+  auto dgemm = tcc::kernels::blasLibrary().dgemm;
+  if (!dgemm)
+    return false;
+  dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc);
+  return true;
+}
+
+/// C[b] += A[b] * B[b] by plain loops over any strides: the answer when an
+/// operand is not row-major or no BLAS library is installed.
+template <typename T, int R>
+void matmulLoops(const Memref<T, R> *a, const Memref<T, R> *b,
+                 Memref<T, R> *c) {
+  int64_t m = c->sizes[R - 2], n = c->sizes[R - 1], k = a->sizes[R - 1];
+  int64_t batches = R == 3 ? c->sizes[0] : 1;
+  for (int64_t bi = 0; bi < batches; ++bi) {
+    const T *ab = a->data() + (R == 3 ? bi * a->strides[0] : 0);
+    const T *bb = b->data() + (R == 3 ? bi * b->strides[0] : 0);
+    T *cb = c->data() + (R == 3 ? bi * c->strides[0] : 0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        T sum = cb[i * c->strides[R - 2] + j * c->strides[R - 1]];
+        for (int64_t p = 0; p < k; ++p)
+          sum += ab[i * a->strides[R - 2] + p * a->strides[R - 1]] *
+                 bb[p * b->strides[R - 2] + j * b->strides[R - 1]];
+        cb[i * c->strides[R - 2] + j * c->strides[R - 1]] = sum;
+      }
+  }
 }
 
 /// C[b] += A[b] * B[b] for every batch index b (rank 3), or once (rank 2).
@@ -76,28 +107,16 @@ void matmul(const Memref<T, R> *a, const Memref<T, R> *b, Memref<T, R> *c) {
   // The pass only routes row-major buffers here; any other layout still
   // gets the right answer, by plain loops over the strides.
   if (!layout(*a, ta, lda) || !layout(*b, tb, ldb) || !layout(*c, tc, ldc) ||
-      tc != CblasNoTrans) {
-    for (int64_t bi = 0; bi < batches; ++bi) {
-      const T *ab = a->data() + (R == 3 ? bi * a->strides[0] : 0);
-      const T *bb = b->data() + (R == 3 ? bi * b->strides[0] : 0);
-      T *cb = c->data() + (R == 3 ? bi * c->strides[0] : 0);
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) {
-          T sum = cb[i * c->strides[R - 2] + j * c->strides[R - 1]];
-          for (int64_t p = 0; p < k; ++p)
-            sum += ab[i * a->strides[R - 2] + p * a->strides[R - 1]] *
-                   bb[p * b->strides[R - 2] + j * b->strides[R - 1]];
-          cb[i * c->strides[R - 2] + j * c->strides[R - 1]] = sum;
-        }
-    }
-    return;
-  }
+      tc != CblasNoTrans)
+    return matmulLoops(a, b, c);
   for (int64_t i = 0; i < batches; ++i) {
     int64_t ai = R == 3 ? i * a->strides[0] : 0;
     int64_t bi = R == 3 ? i * b->strides[0] : 0;
     int64_t ci = R == 3 ? i * c->strides[0] : 0;
-    gemm<T>(ta, tb, m, n, k, a->data() + ai, lda, b->data() + bi, ldb,
-            c->data() + ci, ldc);
+    // Without a BLAS library the first product fails before writing C.
+    if (!gemm<T>(ta, tb, m, n, k, a->data() + ai, lda, b->data() + bi, ldb,
+                 c->data() + ci, ldc))
+      return matmulLoops(a, b, c);
   }
 }
 

@@ -91,6 +91,9 @@ std::vector<std::string> split(const std::string &s, char sep) {
 std::string printManifest(const Manifest &m) {
   std::ostringstream os;
   os << "tcc-manifest 1\n";
+  // Host is the default and is not written, so host manifests read as before.
+  if (m.target != Target::Host)
+    os << "target " << targetName(m.target) << "\n";
   for (const SharedSpec &s : m.shared) {
     std::vector<DimSpec> dims;
     for (int64_t d : s.shape)
@@ -169,7 +172,18 @@ Result<Manifest> parseManifest(const std::string &text) {
       continue;
     }
     const std::string &kind = w[0];
-    if (kind == "shared") {
+    if (kind == "target") {
+      if (current)
+        return bad("'target' inside a function");
+      if (w.size() != 2)
+        return bad("target needs one name (host or cuda)");
+      if (w[1] == "host")
+        m.target = Target::Host;
+      else if (w[1] == "cuda")
+        m.target = Target::Cuda;
+      else
+        return bad("unknown target '" + w[1] + "' (expected host or cuda)");
+    } else if (kind == "shared") {
       if (w.size() < 5)
         return bad("shared needs a name, dtype, shape and initializer");
       SharedSpec s;

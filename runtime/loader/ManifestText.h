@@ -5,6 +5,7 @@
 // them. The format is line-based and versioned:
 //
 //   tcc-manifest 1
+//   target cuda                 (absent: host)
 //   shared W f32 784,10 normal mean=0 std=0.01 seed=0
 //   shared w f32 2,3 npy path=weights%20a.npy
 //   function predict

@@ -13,6 +13,7 @@ enum ExitCode { kSuccess = 0, kBadInput = 1, kBadUsage = 2 };
 int runCompile(int argc, char **argv);
 int runRun(int argc, char **argv);
 int runExplain(int argc, char **argv);
+int runCache(int argc, char **argv);
 
 } // namespace tcc::cli
 

@@ -3,6 +3,9 @@
 #include "Commands.h"
 #include "compiler/aot/Artifact.h"
 #include "compiler/driver/LoadModule.h"
+#include "compiler/dump/DebugPrinter.h"
+#include "compiler/dump/DotPrinter.h"
+#include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/Registration.h"
 
@@ -35,7 +38,10 @@ enum class Emit {
   LlvmIr,
   Asm,
   Obj,
-  So
+  So,
+  Dot, // graph dumps: neither a stage nor a binary
+  Dprint,
+  Ptx // the kernels of --target=nvptx
 };
 enum class Target { X86, Nvptx };
 
@@ -61,7 +67,15 @@ struct CompileOptions {
           clEnumValN(Emit::Asm, "asm", "assembly for this CPU"),
           clEnumValN(Emit::Obj, "obj", "an object file for this CPU"),
           clEnumValN(Emit::So, "so",
-                     "a shared object the runtime loads (needs -o)")),
+                     "a shared object the runtime loads (needs -o)"),
+          clEnumValN(Emit::Dot, "dot",
+                     "a Graphviz graph of each function with its memory "
+                     "decisions"),
+          clEnumValN(Emit::Dprint, "dprint",
+                     "each function as indented text, like PyTensor's "
+                     "debugprint"),
+          clEnumValN(Emit::Ptx, "ptx",
+                     "the PTX of every kernel (--target=nvptx)")),
       cl::cat(category)};
   cl::opt<std::string> dumpIrAfterAll{
       "dump-ir-after-all",
@@ -73,6 +87,9 @@ struct CompileOptions {
       cl::values(clEnumValN(Target::X86, "x86", "this x86-64 CPU"),
                  clEnumValN(Target::Nvptx, "nvptx", "NVIDIA GPUs (PTX)")),
       cl::cat(category)};
+  cl::opt<std::string> gpuArch{
+      "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
+      cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
   cl::opt<unsigned> optLevel{"O",
                              cl::Prefix,
                              cl::init(3),
@@ -112,6 +129,9 @@ LogicalResult compileBuffer(const CompileOptions &opts,
       return failure();
     tcc::PipelineOptions options;
     options.dumpIrAfterAllDir = opts.dumpIrAfterAll;
+    if (opts.target == Target::Nvptx)
+      options.target = tcc::CompileTarget::Nvptx;
+    options.gpuArch = opts.gpuArch;
     options.configure = [&](PassManager &pm) -> LogicalResult {
       if (failed(applyPassManagerCLOptions(pm)))
         return failure();
@@ -121,6 +141,24 @@ LogicalResult compileBuffer(const CompileOptions &opts,
         applyDefaultTimingPassManagerCLOptions(pm);
       return success();
     };
+    if (opts.emit == Emit::Dot || opts.emit == Emit::Dprint) {
+      FailureOr<std::vector<tcc::dump::FunctionGraph>> graphs =
+          tcc::dump::buildGraphViews(*module, options);
+      if (failed(graphs))
+        return failure();
+      if (opts.emit == Emit::Dot)
+        tcc::dump::printDot(*graphs, os);
+      else
+        tcc::dump::printDebug(*graphs, os);
+      return success();
+    }
+    if (opts.emit == Emit::Ptx) {
+      if (failed(tcc::lowerTo(*module, tcc::Stage::LlvmMlir, options)))
+        return failure();
+      for (const std::string &ptx : tcc::collectPtx(*module))
+        os << ptx;
+      return success();
+    }
     if (opts.emit >= Emit::Asm) {
       tcc::ArtifactKind artifact =
           opts.emit == Emit::Asm   ? tcc::ArtifactKind::Assembly
@@ -179,16 +217,24 @@ int tcc::cli::runCompile(int argc, char **argv) {
     return kBadUsage;
   }
 
-  if (opts.target == Target::Nvptx) {
-    llvm::errs() << "tcc compile: error: the nvptx target is not available "
-                    "in this build yet; use --target=x86\n";
+  if (opts.target == Target::Nvptx && !tcc::isKnownGpuArch(opts.gpuArch)) {
+    llvm::errs() << "tcc compile: error: unknown GPU architecture '"
+                 << opts.gpuArch << "' (known: " << tcc::knownGpuArchs()
+                 << ")\n";
+    return kBadUsage;
+  }
+  if (opts.target != Target::Nvptx &&
+      (opts.emit == Emit::Ptx || opts.gpuArch.getNumOccurrences())) {
+    llvm::errs() << "tcc compile: error: "
+                 << (opts.emit == Emit::Ptx ? "--emit=ptx" : "--gpu-arch")
+                 << " needs --target=nvptx\n";
     return kBadUsage;
   }
   if (opts.optLevel > 3) {
     llvm::errs() << "tcc compile: error: -O takes 0, 1, 2 or 3\n";
     return kBadUsage;
   }
-  bool binary = opts.emit >= Emit::Asm;
+  bool binary = opts.emit >= Emit::Asm && opts.emit <= Emit::So;
   if (binary && opts.splitInputFile.getNumOccurrences()) {
     llvm::errs() << "tcc compile: error: --split-input-file prints IR; it "
                     "cannot be combined with --emit=asm|obj|so\n";

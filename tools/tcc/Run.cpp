@@ -6,10 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "compiler/cache/CacheSettings.h"
+#include "compiler/cache/CachedCompile.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/jit/HostJit.h"
+#include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Registration.h"
 #include "runtime/core/Npy.h"
+#include "runtime/cuda/CudaDevice.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/loader/SharedObject.h"
 
@@ -18,10 +22,12 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <optional>
 
 using namespace mlir;
 using namespace tcc::cli;
@@ -50,6 +56,38 @@ struct RunOptions {
       cl::value_desc("path.npz"), cl::cat(category)};
   cl::opt<unsigned> repeat{"repeat", cl::desc("Call the function N times"),
                            cl::value_desc("N"), cl::init(1), cl::cat(category)};
+  cl::opt<bool> timing{"timing",
+                       cl::desc("Print the time of each step (parse, compile "
+                                "or compile-cache hit, calls)"),
+                       cl::cat(category)};
+  cl::opt<bool> noCache{"no-cache",
+                        cl::desc("Compile without the persistent compile "
+                                 "cache (also TCC_CACHE=0)"),
+                        cl::cat(category)};
+  cl::opt<std::string> cacheDir{
+      "cache-dir",
+      cl::desc("The compile cache directory (default: TCC_CACHE_DIR, else "
+               "$XDG_CACHE_HOME/tcc or ~/.cache/tcc)"),
+      cl::value_desc("dir"), cl::cat(category)};
+  cl::opt<std::string> cacheMaxBytes{
+      "cache-max-bytes",
+      cl::desc("The compile cache's size bound (default: "
+               "TCC_CACHE_MAX_BYTES, else 1G)"),
+      cl::value_desc("size"), cl::cat(category)};
+  cl::opt<std::string> target{
+      "target",
+      cl::desc("Compile for x86 (this CPU) or nvptx (run on the CUDA GPU)"),
+      cl::value_desc("x86|nvptx"), cl::init("x86"), cl::cat(category)};
+  cl::opt<std::string> gpuArch{
+      "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
+      cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
+};
+
+/// What the compile step did, for --stats and --timing.
+struct CompileReport {
+  double parseMs = 0;
+  std::string cache; ///< "hit (key ...): ..." or "off (--no-cache)"; empty
+                     ///< for a .so input
 };
 
 /// LLVM itself owns an option named "stats" (its statistics, empty in
@@ -75,9 +113,18 @@ std::string describe(const tcc::Array &a) {
   return std::string(tcc::dtypeName(a.dtype())) + tcc::shapeToString(a.shape());
 }
 
-/// Compiles a graph file or tc MLIR for this CPU.
+/// Compiles a graph file or tc MLIR for this CPU, through the compile
+/// cache when it is on.
 int compileFile(const std::string &path,
-                std::shared_ptr<tcc::Program> &program) {
+                const tcc::CacheSettings &cacheSettings,
+                const tcc::PipelineOptions &pipeline,
+                std::shared_ptr<tcc::Program> &program, CompileReport &report) {
+  auto parseStart = std::chrono::steady_clock::now();
+  // A cache hit loads an artifact, which links the kernels library: load
+  // that while parsing.
+  std::optional<tcc::DependencyPreload> preload;
+  if (cacheSettings.enabled)
+    preload.emplace();
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
   if (!file) {
@@ -95,11 +142,42 @@ int compileFile(const std::string &path,
       tcc::parseModule(sourceMgr, &context, tcc::inputKindOf(path), path);
   if (!module)
     return kBadInput;
-  FailureOr<std::shared_ptr<tcc::Program>> compiled =
-      tcc::compileForHost(*module);
+  report.parseMs = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - parseStart)
+                       .count();
+  // GPU programs are not cached (yet).
+  bool gpu = pipeline.target == tcc::CompileTarget::Nvptx;
+  if (!cacheSettings.enabled || gpu) {
+    report.cache =
+        "off (" +
+        (gpu ? std::string("--target=nvptx") : cacheSettings.disabledBy) + ")";
+    FailureOr<std::shared_ptr<tcc::Program>> compiled =
+        tcc::compileForHost(*module, pipeline);
+    if (failed(compiled))
+      return kBadInput;
+    program = *compiled;
+    return kSuccess;
+  }
+  preload->wait();
+  tcc::CompileCache cache(cacheSettings.directory, cacheSettings.maxBytes);
+  tcc::CachedCompileOptions options;
+  llvm::SmallString<256> source(path);
+  llvm::sys::fs::make_absolute(source);
+  options.source = source.str().str();
+  FailureOr<tcc::CachedCompileResult> compiled =
+      tcc::compileForHostCached(*module, cache, options);
   if (failed(compiled))
     return kBadInput;
-  program = *compiled;
+  program = compiled->program;
+  std::string key = compiled->key.substr(0, 12);
+  if (compiled->lookup == tcc::CacheLookup::Outcome::Hit)
+    report.cache = "hit (key " + key + "): callable in " +
+                   llvm::formatv("{0:f2}", compiled->lookupMs).str() + " ms";
+  else
+    report.cache = compiled->describe() + " (key " + key + "): lookup " +
+                   llvm::formatv("{0:f2}", compiled->lookupMs).str() +
+                   " ms, compile " +
+                   llvm::formatv("{0:f1}", compiled->compileMs).str() + " ms";
   return kSuccess;
 }
 
@@ -124,6 +202,33 @@ int tcc::cli::runRun(int argc, char **argv) {
     llvm::errs() << "tcc run: error: --repeat must be at least 1\n";
     return kBadUsage;
   }
+  CacheFlags cacheFlags;
+  cacheFlags.noCache = opts.noCache;
+  cacheFlags.directory = opts.cacheDir;
+  cacheFlags.maxBytes = opts.cacheMaxBytes;
+  Result<CacheSettings> cacheSettings = resolveCacheSettings(cacheFlags);
+  if (!cacheSettings.ok()) {
+    llvm::errs() << "tcc run: error: " << cacheSettings.status().message()
+                 << "\n";
+    return kBadUsage;
+  }
+  tcc::PipelineOptions pipeline;
+  if (opts.target == "nvptx") {
+    if (!tcc::isKnownGpuArch(opts.gpuArch)) {
+      llvm::errs() << "tcc run: error: unknown GPU architecture '"
+                   << opts.gpuArch << "'\n";
+      return kBadUsage;
+    }
+    pipeline.target = tcc::CompileTarget::Nvptx;
+    pipeline.gpuArch = opts.gpuArch;
+    // Without a GPU there is nothing to run: say so before compiling.
+    if (Result<cuda::CudaDevice *> gpu = cuda::CudaDevice::get(); !gpu.ok())
+      return fail(gpu.status());
+  } else if (opts.target != "x86") {
+    llvm::errs() << "tcc run: error: --target must be x86 or nvptx, got '"
+                 << opts.target << "'\n";
+    return kBadUsage;
+  }
   std::map<std::string, Array> inputs;
   for (const std::string &spec : opts.inputs) {
     size_t eq = spec.find('=');
@@ -141,12 +246,15 @@ int tcc::cli::runRun(int argc, char **argv) {
   // Compile, or load an artifact compiled ahead of time.
   auto compileStart = std::chrono::steady_clock::now();
   std::shared_ptr<Program> program;
+  CompileReport report;
   if (llvm::StringRef(opts.inputFile).ends_with(".so")) {
     Result<std::shared_ptr<Program>> loaded = loadSharedObject(opts.inputFile);
     if (!loaded.ok())
       return fail(loaded.status());
     program = loaded.value();
-  } else if (int rc = compileFile(opts.inputFile, program); rc != kSuccess) {
+  } else if (int rc = compileFile(opts.inputFile, *cacheSettings, pipeline,
+                                  program, report);
+             rc != kSuccess) {
     return rc;
   }
   double compileMs = std::chrono::duration<double, std::milli>(
@@ -213,9 +321,34 @@ int tcc::cli::runRun(int argc, char **argv) {
       return fail(s);
     llvm::outs() << "  shared variables -> " << opts.saveShared << "\n";
   }
-  if (stats && stats->getNumOccurrences())
+  if (stats && stats->getNumOccurrences()) {
     llvm::outs() << "function " << opts.function << ":\n"
                  << fn.value()->counters().format() << "runtime:\n"
                  << runtime.counters().format();
+    if (!report.cache.empty())
+      llvm::outs() << "compile cache: " << report.cache << "\n";
+    // The device's caching allocator also serves the compiled code's
+    // temporaries, which the counters above do not see.
+    if (program->manifest.target == tcc::Target::Cuda)
+      if (Result<cuda::CudaDevice *> gpu = cuda::CudaDevice::get(); gpu.ok()) {
+        cuda::AllocatorStats a = gpu.value()->allocatorStats();
+        llvm::outs() << gpu.value()->name() << " allocator: " << a.requests
+                     << " requests, " << a.allocations
+                     << " driver allocations, " << a.reuses << " reuses, "
+                     << a.bytesInUse << " bytes in use, " << a.bytesCached
+                     << " bytes cached\n";
+      }
+  }
+  if (opts.timing) {
+    if (!report.cache.empty())
+      llvm::outs() << "timing: parse and verify "
+                   << llvm::format("%.2f", report.parseMs) << " ms\n"
+                   << "timing: compile cache: " << report.cache << "\n";
+    llvm::outs() << "timing: to a callable program "
+                 << llvm::format("%.2f", compileMs) << " ms\n"
+                 << "timing: call " << llvm::format("%.3f", callMs)
+                 << " ms per call over " << opts.repeat
+                 << (opts.repeat == 1 ? " call\n" : " calls\n");
+  }
   return kSuccess;
 }

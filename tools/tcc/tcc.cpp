@@ -29,6 +29,8 @@ COMMANDS:
                  call one function on .npy inputs
   explain FILE   the memory contract in words: what is overwritten, where
                  outputs live, every copy with its reason and size
+  cache list|clear|stats
+                 the persistent compile cache that 'tcc run' fills
 
 Run 'tcc <command> --help' for a command's options.
   tcc --help     this text
@@ -60,6 +62,8 @@ int main(int argc, char **argv) {
     return runRun(argc - 1, argv + 1);
   if (command == "explain")
     return runExplain(argc - 1, argv + 1);
+  if (command == "cache")
+    return runCache(argc - 1, argv + 1);
   llvm::errs() << "tcc: error: unknown command '" << command << "'\n\n"
                << kUsage;
   return kBadUsage;

@@ -95,6 +95,7 @@ struct LowerSharedVariablesPass
     b.setInsertionPoint(ret);
     SmallVector<Value> results(ret.getOperands());
     SmallVector<Attribute> resultNames;
+    DenseMap<Value, Value> materializedUpdates;
     for (auto [attr, value] :
          llvm::zip(update.getVariables(), update.getValues())) {
       StringRef name = cast<FlatSymbolRefAttr>(attr).getValue();
@@ -122,8 +123,13 @@ struct LowerSharedVariablesPass
           source = b.clone(*view, mapping)->getResult(0);
         }
       }
+      // A value that an earlier update wrote already is read from there:
+      // reading it after that write is a conflict for One-Shot Bufferize.
+      if (Value done = materializedUpdates.lookup(value))
+        source = done;
       auto materialize = b.create<bufferization::MaterializeInDestinationOp>(
           update.getLoc(), source, dest);
+      materializedUpdates.try_emplace(value, materialize.getResult());
       results.push_back(materialize.getResult());
       resultNames.push_back(cast<FlatSymbolRefAttr>(attr));
     }

@@ -20,13 +20,30 @@ using namespace tcc::tc;
 static constexpr StringLiteral kWritable =
     bufferization::BufferizationDialect::kWritableAttrName;
 
-/// Whether every use of `arg` happens at or before `point` in the entry
-/// block, so that writing `arg`'s buffer right after `point` is safe.
-static bool allUsesBefore(BlockArgument arg, Operation *point) {
-  return llvm::all_of(arg.getUsers(), [&](Operation *user) {
+/// Whether every use of `v`, and of every view of it (a slice, a reshape),
+/// happens at or before `point` in the entry block, so that writing `v`'s
+/// buffer right after `point` is safe.
+static bool allUsesBefore(Value v, Operation *point) {
+  return llvm::all_of(v.getUsers(), [&](Operation *user) {
     Operation *top = point->getBlock()->findAncestorOpInBlock(*user);
-    return top && (top == point || top->isBeforeInBlock(point));
+    if (!top || !(top == point || top->isBeforeInBlock(point)))
+      return false;
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,
+            tensor::ExtractSliceOp, tensor::CastOp>(user))
+      return allUsesBefore(user->getResult(0), point);
+    return true;
   });
+}
+
+/// Whether `op` writes a shared variable's new value into its argument (as
+/// tc-lower-shared-variables materializes updates).
+static bool isSharedUpdate(Operation *op, func::FuncOp func) {
+  auto m = dyn_cast<bufferization::MaterializeInDestinationOp>(op);
+  if (!m)
+    return false;
+  auto arg = dyn_cast<BlockArgument>(m.getDest());
+  return arg && arg.getOwner() == &func.getBody().front() &&
+         func.getArgAttr(arg.getArgNumber(), kSharedArgAttr);
 }
 
 /// Gives every use of `op`'s result its own clone of `op`.
@@ -46,13 +63,38 @@ static void unshare(Operation *op, OpBuilder &b) {
 /// conflict.
 static void unshareEmptyTensors(func::FuncOp func) {
   OpBuilder b(func.getContext());
-  SmallVector<linalg::FillOp> fills;
-  func.walk([&](linalg::FillOp op) {
-    if (op.hasPureTensorSemantics() &&
+  // A partly built fresh tensor (the first pieces of a concat, which CSE
+  // merges when two concats start alike) is unshared too, last piece first,
+  // so that each use rebuilds its own chain down to its own empty tensor.
+  SmallVector<tensor::InsertSliceOp> inserts;
+  func.walk([&](tensor::InsertSliceOp op) {
+    Value dest = op.getDest();
+    while (auto inner = dest.getDefiningOp<tensor::InsertSliceOp>())
+      dest = inner.getDest();
+    if (dest.getDefiningOp<tensor::EmptyOp>() ||
+        dest.getDefiningOp<linalg::FillOp>())
+      inserts.push_back(op);
+  });
+  // The clones go right after the original (not before each use, which
+  // may follow an update's write into a variable that the piece reads).
+  for (tensor::InsertSliceOp op : llvm::reverse(inserts)) {
+    SmallVector<OpOperand *> uses = llvm::to_vector(
+        llvm::map_range(op->getUses(), [](OpOperand &u) { return &u; }));
+    b.setInsertionPointAfter(op);
+    for (OpOperand *use : llvm::drop_begin(uses))
+      use->set(b.clone(*op)->getResult(0));
+  }
+  // Fills: linalg.fill, and generics without inputs (a constant tensor, an
+  // argmax's initial index) that CSE may have merged.
+  SmallVector<linalg::LinalgOp> fills;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() && op->getNumResults() == 1 &&
+        op.getNumDpsInits() == 1 &&
+        (isa<linalg::FillOp>(op) || op.getNumDpsInputs() == 0) &&
         op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
       fills.push_back(op);
   });
-  for (linalg::FillOp fill : fills)
+  for (linalg::LinalgOp fill : fills)
     unshare(fill, b);
   SmallVector<tensor::EmptyOp> empties;
   func.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
@@ -110,13 +152,16 @@ struct OutputsToDestinationsPass
       // Where to materialize: after the value's last use in the body, so
       // that no later read of the value follows the write into the
       // destination; an argument's value (a variable the function may
-      // update, an input) is copied first thing.
+      // update, an input) is copied first thing. Updates of shared
+      // variables (materialized just before the return) come after: one
+      // may write the buffer that holds the value, in place.
       Operation *def = value.getDefiningOp();
       Operation *point = def;
       if (def)
         for (Operation *user : value.getUsers()) {
           Operation *top = entry.findAncestorOpInBlock(*user);
-          if (top && top != ret && point->isBeforeInBlock(top))
+          if (top && top != ret && !isSharedUpdate(top, func) &&
+              point->isBeforeInBlock(top))
             point = top;
         }
       if (point)
@@ -169,6 +214,15 @@ struct OutputsToDestinationsPass
       }
       ret.setOperand(r, result);
       materialized[original] = result;
+      // Updates of the same value read it from the output too: reading the
+      // original after the output's write into its buffer is a conflict
+      // for One-Shot Bufferize.
+      if (Operation *written = result.getDefiningOp())
+        for (OpOperand &use : llvm::make_early_inc_range(original.getUses()))
+          if (use.getOperandNumber() == 0 &&
+              isSharedUpdate(use.getOwner(), func) &&
+              written->isBeforeInBlock(use.getOwner()))
+            use.set(result);
       NamedAttrList output;
       output.append("name", name);
       output.append("arg", b.getI64IntegerAttr(*dest));

@@ -1,0 +1,101 @@
+//===- CachingAllocator.h - size-class free lists over a raw allocator ---===//
+//
+// cuMemAlloc/cuMemFree synchronize the device and cost tens of microseconds,
+// and compiled GPU code allocates its temporaries on every call. Freed blocks
+// are therefore kept in per-size-class free lists and handed out again; only
+// a miss reaches the backend. The backend is an interface so that the logic
+// is tested with host memory on machines without a GPU.
+//
+// Size classes: requests up to 1 MiB round up to a power of two (at least
+// 512 bytes); larger ones round up to a multiple of 2 MiB. A block is reused
+// only for a request of the same class, so waste is below 2x for small
+// blocks and below 2 MiB for large ones.
+//
+// Every block handed out must stay valid while work queued before its free
+// may still use it: the CUDA device runs all work on one stream, so a block
+// freed and reused in stream order is never in use twice at once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_CUDA_CACHINGALLOCATOR_H
+#define TCC_RUNTIME_CUDA_CACHINGALLOCATOR_H
+
+#include "runtime/core/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace tcc {
+namespace cuda {
+
+/// Where blocks come from and go back to (the device, or host memory in
+/// tests).
+class RawAllocator {
+public:
+  virtual ~RawAllocator() = default;
+  /// A block of exactly `bytes` (> 0) bytes; OutOfMemory when none is left.
+  virtual Result<void *> rawAllocate(size_t bytes) = 0;
+  /// Frees a block from rawAllocate.
+  virtual void rawFree(void *ptr, size_t bytes) noexcept = 0;
+};
+
+/// What the allocator has done since it was created.
+struct AllocatorStats {
+  uint64_t requests = 0;     ///< allocate() calls that succeeded
+  uint64_t allocations = 0;  ///< blocks taken from the backend
+  uint64_t reuses = 0;       ///< requests served from a free list
+  uint64_t frees = 0;        ///< blocks returned by deallocate()
+  uint64_t backendFrees = 0; ///< blocks given back to the backend (trim)
+  uint64_t retries = 0;      ///< backend failures retried after a trim
+  size_t bytesInUse = 0;     ///< class bytes handed out and not freed
+  size_t bytesCached = 0;    ///< class bytes in the free lists
+  size_t peakBytes = 0;      ///< peak of bytesInUse + bytesCached
+};
+
+/// A thread-safe caching allocator over a RawAllocator.
+class CachingAllocator {
+public:
+  explicit CachingAllocator(RawAllocator &backend) : backend_(backend) {}
+  /// Gives every cached block back; blocks still in use are leaked to the
+  /// backend's owner (the device outlives the allocator).
+  ~CachingAllocator();
+  CachingAllocator(const CachingAllocator &) = delete;
+  CachingAllocator &operator=(const CachingAllocator &) = delete;
+
+  /// The class size a request of `bytes` is served with.
+  static size_t sizeClass(size_t bytes);
+
+  /// A block of at least `bytes` bytes (a zero-byte request gets a
+  /// smallest-class block, so the pointer is unique). Served from the free
+  /// list of its class when possible; otherwise from the backend, and when
+  /// the backend is out of memory, after giving every cached block back.
+  Result<void *> allocate(size_t bytes);
+  /// Returns a block to its free list. InvalidArgument for a pointer that
+  /// did not come from allocate() or was freed already (nothing changes).
+  Status deallocate(void *ptr);
+  /// Gives every cached (free) block back to the backend; returns the bytes
+  /// released.
+  size_t trim();
+
+  /// The class size of a live block, or 0 when `ptr` is not one.
+  size_t blockSize(const void *ptr) const;
+  AllocatorStats stats() const;
+
+private:
+  size_t trimLocked();
+
+  RawAllocator &backend_;
+  mutable std::mutex mutex_;
+  std::map<size_t, std::vector<void *>> free_; ///< by class size
+  std::unordered_map<const void *, size_t> live_;
+  AllocatorStats stats_;
+};
+
+} // namespace cuda
+} // namespace tcc
+
+#endif // TCC_RUNTIME_CUDA_CACHINGALLOCATOR_H

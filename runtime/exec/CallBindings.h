@@ -1,0 +1,104 @@
+//===- CallBindings.h - checking a call's inputs against its declaration --===//
+//
+// Shared by the host and device paths of Function::call: every input's dtype
+// and rank, static sizes, and one value per symbolic dimension (`N`) across
+// the inputs, with errors that name the function, the input and both types.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_EXEC_CALLBINDINGS_H
+#define TCC_RUNTIME_EXEC_CALLBINDINGS_H
+
+#include "runtime/exec/Manifest.h"
+
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+/// "f32[N, 784]".
+inline std::string describeSpec(const ArgSpec &a) {
+  std::string text = std::string(dtypeName(a.dtype)) + "[";
+  for (size_t i = 0; i < a.dims.size(); ++i) {
+    if (i)
+      text += ", ";
+    text += a.dims[i].isSymbolic() ? a.dims[i].symbol
+                                   : std::to_string(a.dims[i].size);
+  }
+  return text + "]";
+}
+
+/// Symbol bindings of one call, with where each came from.
+struct Bindings {
+  struct Binding {
+    const std::string *symbol;
+    int64_t size;
+    const std::string *input;
+  };
+  std::vector<Binding> values;
+
+  const Binding *find(const std::string &symbol) const {
+    for (const Binding &b : values)
+      if (*b.symbol == symbol)
+        return &b;
+    return nullptr;
+  }
+
+  /// Checks an input of `dtype` and `shape` against its declaration and
+  /// binds its symbolic dimensions.
+  Status bind(const FunctionSpec &f, const ArgSpec &spec, DType dtype,
+              const Shape &shape) {
+    auto mismatch = [&](const std::string &why) {
+      return Status::error(ErrorCode::ShapeMismatch,
+                           "input '" + spec.name + "' of '" + f.name +
+                               "' must be " + describeSpec(spec) + ", got " +
+                               dtypeName(dtype) + shapeToString(shape) + why);
+    };
+    if (dtype != spec.dtype)
+      return Status::error(ErrorCode::DTypeMismatch,
+                           "input '" + spec.name + "' of '" + f.name +
+                               "' must be " + describeSpec(spec) + ", got " +
+                               dtypeName(dtype) + shapeToString(shape));
+    if (shape.size() != spec.dims.size())
+      return mismatch("");
+    for (size_t i = 0; i < spec.dims.size(); ++i) {
+      const DimSpec &d = spec.dims[i];
+      int64_t size = shape[i];
+      if (!d.isSymbolic()) {
+        if (size != d.size)
+          return mismatch("");
+        continue;
+      }
+      const Binding *known = find(d.symbol);
+      if (!known)
+        values.push_back({&d.symbol, size, &spec.name});
+      else if (known->size != size)
+        return mismatch(" (" + d.symbol + " is " + std::to_string(known->size) +
+                        " from input '" + *known->input + "')");
+    }
+    return Status::success();
+  }
+
+  Result<Shape> shapeOf(const FunctionSpec &f, const ArgSpec &spec) const {
+    Shape shape;
+    shape.reserve(spec.dims.size());
+    for (const DimSpec &d : spec.dims) {
+      if (!d.isSymbolic()) {
+        shape.push_back(d.size);
+        continue;
+      }
+      const Binding *known = find(d.symbol);
+      if (!known)
+        return Status::error(ErrorCode::Internal,
+                             "output '" + spec.name + "' of '" + f.name +
+                                 "' uses dimension " + d.symbol +
+                                 ", which no input binds");
+      shape.push_back(known->size);
+    }
+    return shape;
+  }
+};
+
+} // namespace tcc
+
+#endif // TCC_RUNTIME_EXEC_CALLBINDINGS_H

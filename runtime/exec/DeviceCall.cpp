@@ -1,0 +1,236 @@
+//===- DeviceCall.cpp - Function::call for programs that run on CUDA ------===//
+//
+// The same contract as the host path (Function.cpp), with device pointers:
+// check everything, lock the variables, place the inputs on the device,
+// provide output buffers there, run the compiled host side (which launches
+// the kernels and waits for them), and hand the outputs back as device
+// arrays or host copies. The rules are listed in Function.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/cuda/CompiledCodeErrors.h"
+#include "runtime/cuda/CudaDevice.h"
+#include "runtime/exec/CallBindings.h"
+#include "runtime/exec/Function.h"
+#include "runtime/exec/MemrefDescriptor.h"
+#include "runtime/exec/Runtime.h"
+
+#include <optional>
+
+namespace tcc {
+namespace {
+
+/// A C-order copy of `value` in managed memory on `device`: a temporary of
+/// the call (a host value is made contiguous on the host first).
+Result<DeviceArray> managedDeviceCopy(Device &device, const Value &value,
+                                      const CountersPtr &counters) {
+  TCC_ASSIGN_OR_RETURN(
+      auto buffer, Buffer::allocateManaged(device, value.nbytes(), counters));
+  if (const Array *host = value.hostArray()) {
+    TCC_ASSIGN_OR_RETURN(Array dense, host->contiguous(counters.get()));
+    TCC_RETURN_IF_ERROR(copyBytes(*buffer, 0, *dense.buffer(),
+                                  size_t(dense.offset()), dense.nbytes(),
+                                  counters.get()));
+  } else {
+    const DeviceArray &d = *value.deviceArray();
+    TCC_RETURN_IF_ERROR(copyBytes(*buffer, 0, *d.buffer(), size_t(d.offset()),
+                                  d.nbytes(), counters.get()));
+  }
+  return DeviceArray::fromBuffer(std::move(buffer), value.dtype(),
+                                 value.shape());
+}
+
+} // namespace
+
+Result<std::vector<Value>>
+Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
+  size_t numInputs = spec_.numInputs();
+  if (inputs.size() != numInputs)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "'" + spec_.name + "' takes " +
+                             std::to_string(numInputs) + " inputs, got " +
+                             std::to_string(inputs.size()));
+  Result<cuda::CudaDevice *> cudaDevice = cuda::CudaDevice::get();
+  if (!cudaDevice.ok())
+    return Status::error(
+        cudaDevice.status().code(),
+        "'" + spec_.name + "' runs on CUDA: " + cudaDevice.status().message());
+  Device &device = *cudaDevice.value();
+
+  // 1. Check every input and variable; nothing changes before all pass.
+  size_t numArgs = spec_.args.size();
+  std::vector<const Value *> user(numArgs, nullptr);
+  std::vector<DeviceArray> args(numArgs);
+  std::vector<bool> written(numArgs, false);
+  std::vector<SharedVariable *> vars;
+  std::vector<size_t> varArgs;
+  Bindings bindings;
+  size_t next = 0;
+  for (size_t i = 0; i < numArgs; ++i) {
+    const ArgSpec &a = spec_.args[i];
+    if (a.role != ArgRole::Input)
+      continue;
+    const Value &value = inputs[next++];
+    if (value.isNull())
+      return Status::error(ErrorCode::InvalidArgument,
+                           "input '" + a.name + "' of '" + spec_.name +
+                               "' is an empty array handle");
+    if (!value.isHostArray() && &value.device() != &device)
+      return Status::error(ErrorCode::Unsupported,
+                           "input '" + a.name + "' of '" + spec_.name +
+                               "' is in the memory of " +
+                               value.device().name() + "; '" + spec_.name +
+                               "' runs on " + device.name());
+    TCC_RETURN_IF_ERROR(bindings.bind(spec_, a, value.dtype(), value.shape()));
+    user[i] = &value;
+    // A host input reaches the code as an upload: the caller's memory is
+    // out of reach, so only a device input can be written.
+    written[i] = a.borrow && !value.isHostArray();
+  }
+  for (size_t i = 0; i < numArgs; ++i) {
+    const ArgSpec &a = spec_.args[i];
+    if (a.role != ArgRole::Shared)
+      continue;
+    TCC_ASSIGN_OR_RETURN(SharedVariable * v, runtime_.shared().lookup(a.name));
+    if (&v->device() != &device)
+      return Status::error(ErrorCode::Unsupported,
+                           "shared variable '" + a.name + "' lives on " +
+                               v->device().name() + "; '" + spec_.name +
+                               "' runs on " + device.name());
+    Shape declared;
+    for (const DimSpec &d : a.dims)
+      declared.push_back(d.size);
+    if (v->dtype() != a.dtype || v->shape() != declared)
+      return Status::error(
+          ErrorCode::ShapeMismatch,
+          "shared variable '" + a.name + "' is " + dtypeName(v->dtype()) +
+              shapeToString(v->shape()) + " but '" + spec_.name +
+              "' was compiled for " + describeSpec(a));
+    vars.push_back(v);
+    varArgs.push_back(i);
+    for (const std::string &u : spec_.updates)
+      written[i] = written[i] || u == a.name;
+  }
+  for (const OutputSpec &o : spec_.outputs) {
+    const ArgSpec &a = spec_.args[o.arg];
+    if (a.role == ArgRole::Output)
+      TCC_RETURN_IF_ERROR(bindings.shapeOf(spec_, a).status());
+  }
+  MemoryCounters *counters = counters_.get();
+  counters->recordCall();
+
+  // 2. Shared variables, locked in a fixed order for the whole call.
+  auto locks = SharedStore::lockInOrder(vars);
+  std::optional<std::lock_guard<std::mutex>> outputLock;
+  for (const OutputSpec &o : spec_.outputs)
+    if (o.borrow && !outputLock)
+      outputLock.emplace(outputMutex_);
+  for (size_t k = 0; k < vars.size(); ++k) {
+    TCC_ASSIGN_OR_RETURN(
+        args[varArgs[k]],
+        DeviceArray::fromBuffer(vars[k]->storageBuffer(), vars[k]->dtype(),
+                                vars[k]->shape(), vars[k]->storageOffset()));
+  }
+
+  // 3. Inputs on the device: host ones uploaded; device ones used in place
+  // unless they share memory with something the call writes (the host
+  // rules, by address on the device).
+  auto overlaps = [&](size_t i, size_t j) {
+    const Value *vi = user[i];
+    ByteRange rj =
+        spec_.args[j].role == ArgRole::Input
+            ? (user[j]->isHostArray() ? ByteRange{} : user[j]->byteRange())
+            : args[j].byteRange();
+    return !vi->isHostArray() && vi->byteRange().overlaps(rj);
+  };
+  for (size_t i = 0; i < numArgs; ++i) {
+    if (spec_.args[i].role != ArgRole::Input)
+      continue;
+    bool needsCopy = user[i]->isHostArray();
+    for (size_t j = 0; j < numArgs && !needsCopy; ++j) {
+      if (j == i || spec_.args[j].role == ArgRole::Output)
+        continue;
+      bool conflict =
+          written[i] || (written[j] && spec_.args[j].role == ArgRole::Shared);
+      needsCopy = conflict && overlaps(i, j);
+    }
+    if (needsCopy) {
+      TCC_ASSIGN_OR_RETURN(args[i],
+                           managedDeviceCopy(device, *user[i], counters_));
+    } else {
+      args[i] = *user[i]->deviceArray();
+    }
+  }
+
+  // 4. Output buffers on the device.
+  for (size_t o = 0; o < spec_.outputs.size(); ++o) {
+    const OutputSpec &out = spec_.outputs[o];
+    const ArgSpec &a = spec_.args[out.arg];
+    if (a.role != ArgRole::Output)
+      continue;
+    TCC_ASSIGN_OR_RETURN(Shape shape, bindings.shapeOf(spec_, a));
+    TCC_ASSIGN_OR_RETURN(size_t bytes, checkedNbytes(shape, a.dtype));
+    std::shared_ptr<Buffer> buffer;
+    if (out.borrow) {
+      std::vector<ByteRange> inUse;
+      for (const DeviceArray &arg : args)
+        if (!arg.isNull())
+          inUse.push_back(arg.byteRange());
+      for (const Value *v : user)
+        if (v && !v->isHostArray())
+          inUse.push_back(v->byteRange());
+      TCC_ASSIGN_OR_RETURN(buffer,
+                           borrowedOutputBuffer(o, bytes, device, inUse));
+    } else if (out.returnInternalType && !hostResults) {
+      // Handed to the caller: user space, like a fresh host output.
+      TCC_ASSIGN_OR_RETURN(buffer, Buffer::allocate(device, bytes));
+      counters->recordAllocation(bytes);
+    } else {
+      // Downloaded after the call: a temporary of the call.
+      TCC_ASSIGN_OR_RETURN(buffer,
+                           Buffer::allocateManaged(device, bytes, counters_));
+    }
+    TCC_ASSIGN_OR_RETURN(args[out.arg],
+                         DeviceArray::fromBuffer(buffer, a.dtype, shape));
+  }
+
+  // 5. The call: the compiled host side launches the kernels on the
+  // device's stream and waits for them.
+  MemrefDescriptorList descriptors;
+  size_t totalRank = 0;
+  for (const DeviceArray &a : args)
+    totalRank += a.shape().size();
+  descriptors.reserve(numArgs, totalRank);
+  for (const DeviceArray &a : args)
+    descriptors.add(a.data(), a.shape());
+  std::vector<void *> pointers = descriptors.pointers();
+  cuda::clearCompiledCodeError();
+  entry_(pointers.data());
+  Status failed = cuda::takeCompiledCodeError();
+  if (failed.ok())
+    failed = cudaDevice.value()->synchronize();
+  if (!failed.ok())
+    return Status::error(failed.code(), "call of '" + spec_.name + "' on " +
+                                            device.name() + ": " +
+                                            failed.message());
+
+  // 6. Results: the device arrays themselves, or host copies.
+  std::vector<Value> results;
+  results.reserve(spec_.outputs.size());
+  for (const OutputSpec &out : spec_.outputs) {
+    const DeviceArray &d = args[out.arg];
+    bool inPlace = spec_.args[out.arg].role == ArgRole::Input;
+    if (inPlace && user[out.arg] && !user[out.arg]->isHostArray() &&
+        user[out.arg]->byteRange() == d.byteRange())
+      counters->recordCopyAvoided(d.nbytes());
+    if (out.returnInternalType && !hostResults) {
+      results.emplace_back(d);
+      continue;
+    }
+    TCC_ASSIGN_OR_RETURN(Array host, d.toHost(counters));
+    results.emplace_back(std::move(host));
+  }
+  return results;
+}
+
+} // namespace tcc

@@ -1,0 +1,50 @@
+//===- BlasLibrary.cpp - OpenBLAS entry points, loaded on first use -------===//
+
+#include "BlasLibrary.h"
+
+#include <cstdio>
+#include <dlfcn.h>
+
+#ifndef TCC_BLAS_LIBRARY
+#define TCC_BLAS_LIBRARY "libopenblas.so.0"
+#endif
+
+namespace tcc::kernels {
+
+namespace {
+
+BlasLibrary load() {
+  // The library found at configure time first, then the sonames a machine
+  // without the -dev packages still has.
+  const char *candidates[] = {TCC_BLAS_LIBRARY, "libopenblas.so.0",
+                              "libcblas.so.3", "libblas.so.3"};
+  BlasLibrary lib;
+  for (const char *name : candidates) {
+    void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      continue;
+    auto sgemm = reinterpret_cast<SgemmFn>(dlsym(handle, "cblas_sgemm"));
+    auto dgemm = reinterpret_cast<DgemmFn>(dlsym(handle, "cblas_dgemm"));
+    if (sgemm && dgemm) {
+      lib.sgemm = sgemm;
+      lib.dgemm = dgemm;
+      return lib;
+    }
+    dlclose(handle);
+  }
+  std::fprintf(stderr,
+               "tcc: warning: no BLAS library with cblas_sgemm/cblas_dgemm "
+               "found (tried %s, libopenblas.so.0, libcblas.so.3, "
+               "libblas.so.3); matrix products use plain loops\n",
+               TCC_BLAS_LIBRARY);
+  return lib;
+}
+
+} // namespace
+
+const BlasLibrary &blasLibrary() {
+  static const BlasLibrary lib = load();
+  return lib;
+}
+
+} // namespace tcc::kernels

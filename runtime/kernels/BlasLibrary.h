@@ -1,0 +1,36 @@
+//===- BlasLibrary.h - OpenBLAS entry points, loaded on first use ---------===//
+//
+// libtcc_kernels does not link BLAS: loading OpenBLAS (and starting its
+// threads) costs 7-20 ms, which every process that loads a compiled artifact
+// would pay even when no matrix product runs. The entry points are looked up
+// with dlopen/dlsym the first time a product needs them instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_KERNELS_BLASLIBRARY_H
+#define TCC_RUNTIME_KERNELS_BLASLIBRARY_H
+
+#include <cblas.h>
+
+namespace tcc::kernels {
+
+using SgemmFn = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, blasint,
+                         blasint, blasint, float, const float *, blasint,
+                         const float *, blasint, float, float *, blasint);
+using DgemmFn = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, blasint,
+                         blasint, blasint, double, const double *, blasint,
+                         const double *, blasint, double, double *, blasint);
+
+/// The CBLAS entry points, or null members when no BLAS library could be
+/// loaded (callers then use plain loops; a warning is printed once).
+struct BlasLibrary {
+  SgemmFn sgemm = nullptr;
+  DgemmFn dgemm = nullptr;
+};
+
+/// Loads the library on the first call (thread-safe) and returns it.
+const BlasLibrary &blasLibrary();
+
+} // namespace tcc::kernels
+
+#endif // TCC_RUNTIME_KERNELS_BLASLIBRARY_H

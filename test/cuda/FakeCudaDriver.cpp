@@ -1,0 +1,297 @@
+//===- FakeCudaDriver.cpp - a CUDA driver on host memory, for tests -------===//
+//
+// libtcc_fake_cuda.so exports the Driver API entry points that CudaDriver
+// looks up, implemented on the host, so that the device path of the runtime
+// (CudaDevice, the mgpu* functions, device shared variables, Function::call
+// with device pointers) runs in tests on machines without a GPU
+// (TCC_CUDA_DRIVER=.../libtcc_fake_cuda.so). It is not a GPU:
+// - "device" pointers are host pointers with bit 62 set, so the runtime
+//   dereferencing one on the host crashes the test instead of passing;
+// - kernels are the test kernels of DeviceKernels.h, run by host functions
+//   chosen by name (a module must contain ".entry NAME"), thread by thread
+//   over the launch grid;
+// - TCC_FAKE_CUDA_DEVICES=0 makes it a driver that sees no GPU;
+// - TCC_FAKE_CUDA_ANY_KERNEL=1 accepts every kernel a module declares and
+//   launches it as a no-op (the outputs are then garbage), so that the host
+//   side of real compiled GPU programs runs end to end;
+// - TCC_FAKE_CUDA_REPORT=1 prints what was asked of it at exit:
+//   "fake CUDA driver: M module loads, L launches [kernel grid x block ...]".
+// tcc_fake_cuda_stats() counts the same.
+//
+//===----------------------------------------------------------------------===//
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace {
+
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+
+constexpr CUresult kSuccess = 0;
+constexpr CUresult kInvalidValue = 1;
+constexpr CUresult kOutOfMemory = 2;
+constexpr CUresult kNoDevice = 100;
+constexpr CUresult kInvalidImage = 200;
+constexpr CUresult kNotFound = 500;
+constexpr CUdeviceptr kDeviceBit = CUdeviceptr(1) << 62;
+
+struct Stats {
+  std::atomic<long> moduleLoads{0}, launches{0}, allocs{0}, frees{0}, copies{0},
+      streamsCreated{0};
+};
+Stats stats;
+
+struct FakeModule {
+  std::string image;
+};
+struct FakeFunction {
+  int kind; // 0: scale2, 1: add_inplace, 2: any other (a no-op)
+  std::string name;
+};
+FakeFunction scale2{0, "tcc_test_scale2"},
+    addInplace{1, "tcc_test_add_inplace"};
+std::mutex logMutex;
+std::string launchLog; // " [NAME GXxGYxGZ x BXxBYxBZ]" per launch
+
+/// Prints the report at exit when asked.
+struct Reporter {
+  ~Reporter() {
+    if (std::getenv("TCC_FAKE_CUDA_REPORT"))
+      std::fprintf(
+          stderr, "fake CUDA driver: %ld module loads, %ld launches%s\n",
+          stats.moduleLoads.load(), stats.launches.load(), launchLog.c_str());
+  }
+} reporter;
+int context = 1, stream = 1;
+
+bool isDevice(CUdeviceptr p) { return (p & kDeviceBit) != 0; }
+void *host(CUdeviceptr p) { return reinterpret_cast<void *>(p & ~kDeviceBit); }
+
+CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  ++stats.copies;
+  std::memmove(host(dst), host(src), bytes);
+  return kSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+struct TccFakeCudaStats {
+  long moduleLoads, launches, allocs, frees, copies, streamsCreated;
+};
+
+TccFakeCudaStats tcc_fake_cuda_stats() {
+  return {stats.moduleLoads, stats.launches, stats.allocs,
+          stats.frees,       stats.copies,   stats.streamsCreated};
+}
+
+CUresult cuInit(unsigned) { return kSuccess; }
+CUresult cuDriverGetVersion(int *v) { return *v = 12040, kSuccess; }
+CUresult cuDeviceGetCount(int *count) {
+  const char *n = std::getenv("TCC_FAKE_CUDA_DEVICES");
+  *count = n ? std::atoi(n) : 1;
+  return kSuccess;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  int count = 0;
+  cuDeviceGetCount(&count);
+  if (ordinal >= count)
+    return kNoDevice;
+  *device = ordinal;
+  return kSuccess;
+}
+CUresult cuDeviceGetName(char *name, int length, int) {
+  std::strncpy(name, "tcc fake CUDA device", size_t(length));
+  return kSuccess;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+  *value = attribute == 75 ? 9 : 0; // sm_90
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  *ctx = &context;
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
+thread_local void *currentContext = nullptr;
+CUresult cuCtxSetCurrent(void *ctx) { return currentContext = ctx, kSuccess; }
+CUresult cuCtxGetCurrent(void **ctx) { return *ctx = currentContext, kSuccess; }
+CUresult cuStreamCreate(void **s, unsigned) {
+  ++stats.streamsCreated;
+  *s = &stream;
+  return kSuccess;
+}
+CUresult cuStreamSynchronize(void *) { return kSuccess; }
+CUresult cuStreamDestroy_v2(void *) { return kSuccess; }
+CUresult cuStreamWaitEvent(void *, void *, unsigned) { return kSuccess; }
+
+CUresult cuModuleLoadData(void **module, const void *image) {
+  const char *text = static_cast<const char *>(image);
+  if (!std::strstr(text, ".entry"))
+    return kInvalidImage;
+  ++stats.moduleLoads;
+  *module = new FakeModule{text};
+  return kSuccess;
+}
+CUresult cuModuleUnload(void *module) {
+  delete static_cast<FakeModule *>(module);
+  return kSuccess;
+}
+CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
+  const std::string &image = static_cast<FakeModule *>(module)->image;
+  if (image.find(std::string(".entry ") + name + "(") == std::string::npos)
+    return kNotFound;
+  if (std::strcmp(name, "tcc_test_scale2") == 0)
+    *f = &scale2;
+  else if (std::strcmp(name, "tcc_test_add_inplace") == 0)
+    *f = &addInplace;
+  else if (std::getenv("TCC_FAKE_CUDA_ANY_KERNEL"))
+    *f = new FakeFunction{2, name}; // leaked: a few per test process
+  else
+    return kNotFound;
+  return kSuccess;
+}
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned, void *,
+                        void **params, void **) {
+  if (!f || !params || gx * gy * gz == 0 || bx * by * bz == 0)
+    return kInvalidValue;
+  ++stats.launches;
+  auto *function = static_cast<FakeFunction *>(f);
+  std::lock_guard<std::mutex> lock(logMutex);
+  launchLog += " [" + function->name + " " + std::to_string(gx) + "x" +
+               std::to_string(gy) + "x" + std::to_string(gz) + " x " +
+               std::to_string(bx) + "x" + std::to_string(by) + "x" +
+               std::to_string(bz) + "]";
+  if (function->kind == 2)
+    return kSuccess;
+  CUdeviceptr a = *static_cast<CUdeviceptr *>(params[0]);
+  CUdeviceptr b = *static_cast<CUdeviceptr *>(params[1]);
+  uint64_t n = *static_cast<uint64_t *>(params[2]);
+  if (!isDevice(a) || !isDevice(b))
+    return kInvalidValue; // a host pointer passed to a kernel
+  auto *pa = static_cast<float *>(host(a));
+  auto *pb = static_cast<float *>(host(b));
+  uint64_t threads = uint64_t(gx) * bx; // 1-D kernels
+  for (uint64_t i = 0; i < threads && i < n; ++i) {
+    if (function->kind == 0)
+      pb[i] = 2 * pa[i];
+    else
+      pa[i] += pb[i];
+  }
+  return kSuccess;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!p)
+    return kOutOfMemory;
+  ++stats.allocs;
+  *ptr = reinterpret_cast<CUdeviceptr>(p) | kDeviceBit;
+  return kSuccess;
+}
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  if (!isDevice(ptr))
+    return kInvalidValue;
+  ++stats.frees;
+  std::free(host(ptr));
+  return kSuccess;
+}
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+  *free = *total = size_t(1) << 30;
+  return kSuccess;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned) {
+  return kInvalidValue;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
+  if (!isDevice(dst))
+    return kInvalidValue;
+  return copy(dst, reinterpret_cast<CUdeviceptr>(src), bytes);
+}
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
+  if (!isDevice(src))
+    return kInvalidValue;
+  return copy(reinterpret_cast<CUdeviceptr>(dst), src, bytes);
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  if (!isDevice(dst) || !isDevice(src))
+    return kInvalidValue;
+  return copy(dst, src, bytes);
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes,
+                              void *) {
+  return cuMemcpyHtoD_v2(dst, src, bytes);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes,
+                              void *) {
+  return cuMemcpyDtoH_v2(dst, src, bytes);
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                              void *) {
+  return cuMemcpyDtoD_v2(dst, src, bytes);
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *) {
+  return copy(dst, src, bytes);
+}
+CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
+  if (!isDevice(dst))
+    return kInvalidValue;
+  auto *p = static_cast<uint32_t *>(host(dst));
+  for (size_t i = 0; i < count; ++i)
+    p[i] = value;
+  return kSuccess;
+}
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
+                          void *) {
+  return cuMemsetD32_v2(dst, value, count);
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                          void *) {
+  if (!isDevice(dst))
+    return kInvalidValue;
+  auto *p = static_cast<uint16_t *>(host(dst));
+  for (size_t i = 0; i < count; ++i)
+    p[i] = value;
+  return kSuccess;
+}
+int event = 1;
+CUresult cuEventCreate(void **e, unsigned) { return *e = &event, kSuccess; }
+CUresult cuEventDestroy_v2(void *) { return kSuccess; }
+CUresult cuEventRecord(void *, void *) { return kSuccess; }
+CUresult cuEventSynchronize(void *) { return kSuccess; }
+CUresult cuEventElapsedTime(float *ms, void *, void *) {
+  return *ms = 1.0f, kSuccess;
+}
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case kSuccess:
+    return *name = "CUDA_SUCCESS", kSuccess;
+  case kInvalidValue:
+    return *name = "CUDA_ERROR_INVALID_VALUE", kSuccess;
+  case kOutOfMemory:
+    return *name = "CUDA_ERROR_OUT_OF_MEMORY", kSuccess;
+  case kNoDevice:
+    return *name = "CUDA_ERROR_NO_DEVICE", kSuccess;
+  case kInvalidImage:
+    return *name = "CUDA_ERROR_INVALID_IMAGE", kSuccess;
+  case kNotFound:
+    return *name = "CUDA_ERROR_NOT_FOUND", kSuccess;
+  }
+  *name = nullptr;
+  return kInvalidValue;
+}
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  *text = error == kSuccess ? "no error" : "fake driver error";
+  return kSuccess;
+}
+
+} // extern "C"

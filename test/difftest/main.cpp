@@ -1,0 +1,244 @@
+//===- main.cpp - tcc-difftest: differential testing of random graphs -----===//
+//
+//   tcc-difftest generate --seed S            print program S
+//   tcc-difftest check FILE.tg...             run programs (regressions)
+//   tcc-difftest campaign [--seed S] [--count N] [--jobs J] [--out DIR]
+//                         [--timeout SEC] [--shrink-budget K] [--no-shrink]
+//                         [--max-seconds T]
+//
+// A campaign runs programs S, S+1, ..., S+N-1, each in a forked child (a
+// crash or a hang is a finding, not the end of the campaign), shrinks every
+// failure and writes it as DIR/seed-S.tg (or prints it without --out).
+// See docs/testing.md, "Differential testing".
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/difftest/Generator.h"
+#include "test/difftest/Runner.h"
+#include "test/difftest/Shrinker.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+using namespace tcc::difftest;
+
+namespace {
+
+int usage() {
+  std::cerr << "usage: tcc-difftest generate --seed S\n"
+               "       tcc-difftest check FILE.tg...\n"
+               "       tcc-difftest campaign [--seed S] [--count N] [--jobs J] "
+               "[--out DIR] [--timeout SEC] [--shrink-budget K] "
+               "[--no-shrink] [--max-seconds T]\n";
+  return 2;
+}
+
+bool readFile(const std::string &path, std::string &text) {
+  std::ifstream in(path);
+  if (!in)
+    return false;
+  std::stringstream s;
+  s << in.rdbuf();
+  text = s.str();
+  return true;
+}
+
+std::string firstLine(const std::string &s) {
+  std::string line = s.substr(0, s.find('\n'));
+  return line.size() > 300 ? line.substr(0, 300) + "..." : line;
+}
+
+int check(const std::vector<std::string> &files) {
+  int failed = 0;
+  for (const std::string &path : files) {
+    std::string text, error;
+    if (!readFile(path, text)) {
+      std::cerr << path << ": cannot read\n";
+      ++failed;
+      continue;
+    }
+    std::optional<ProgramText> program = ProgramText::parse(text, error);
+    if (!program) {
+      std::cerr << path << ": " << error << "\n";
+      ++failed;
+      continue;
+    }
+    Verdict v = runProgram(*program);
+    if (v.ok()) {
+      std::cout << "PASS " << path << "\n";
+    } else {
+      std::cout << "FAIL " << path << ": " << v.kind << ": " << v.message
+                << "\n";
+      ++failed;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+struct CampaignOptions {
+  uint64_t seed = 1;
+  uint64_t count = 100;
+  unsigned jobs = 1;
+  unsigned timeout = 60;
+  int shrinkBudget = 400;
+  bool shrink = true;
+  std::string out;
+  /// Start no new program after this many seconds (0: no limit).
+  double maxSeconds = 0;
+};
+
+/// Compiles and runs one small program in this process, so that the
+/// children forked afterwards inherit the loaded libraries (the JIT's
+/// kernels, BLAS) and LLVM's initialized targets instead of each paying
+/// for them.
+void warmUp() {
+  std::string error;
+  std::optional<ProgramText> p = ProgramText::parse(R"(tg 1
+func f(
+    x : f32[N, 3] borrow
+  ) -> (
+    y : f32[N, 3]
+  ) {
+  y = matmul(x, transpose(x)) ** 2 + exp(x) * x
+}
+)",
+                                                    error);
+  if (p)
+    (void)runProgram(*p);
+}
+
+int campaign(const CampaignOptions &o) {
+  auto start = std::chrono::steady_clock::now();
+  if (std::getenv("TCC_DIFFTEST_COLD") == nullptr)
+    warmUp();
+  std::map<int, std::pair<ChildRun, uint64_t>> running;
+  std::map<std::string, uint64_t> byKind;
+  std::vector<std::pair<uint64_t, Verdict>> failures;
+  uint64_t next = 0, done = 0, last = o.count;
+  while (next < last || !running.empty()) {
+    if (o.maxSeconds > 0 && last == o.count && next < o.count &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count() > o.maxSeconds) {
+      std::cerr << "time limit: stopping after " << next << " programs\n";
+      last = next;
+    }
+    while (running.size() < o.jobs && next < last) {
+      uint64_t seed = o.seed + next++;
+      ChildRun run = startIsolated(generateProgram(seed), o.timeout);
+      if (run.pid < 0) {
+        std::perror("fork");
+        return 2;
+      }
+      running[run.pid] = {run, seed};
+    }
+    int status = 0;
+    int pid = waitpid(-1, &status, 0);
+    if (pid < 0)
+      continue;
+    auto it = running.find(pid);
+    if (it == running.end())
+      continue;
+    Verdict v = finishIsolated(it->second.first, status);
+    uint64_t seed = it->second.second;
+    running.erase(it);
+    ++done;
+    byKind[v.ok() ? "pass" : v.kind]++;
+    if (!v.ok()) {
+      std::cerr << "seed " << seed << ": " << v.kind << ": "
+                << firstLine(v.message) << "\n";
+      failures.push_back({seed, v});
+    }
+    if (done % 500 == 0)
+      std::cerr << done << " programs, " << failures.size() << " failing\n";
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  for (const auto &[seed, verdict] : failures) {
+    ProgramText program = generateProgram(seed);
+    Verdict final = verdict;
+    if (o.shrink) {
+      std::tie(program, final) = shrinkProgram(
+          program, verdict,
+          [&](const ProgramText &p) { return runIsolated(p, o.timeout); },
+          o.shrinkBudget);
+    }
+    program.notes = {"failure: " + final.kind + ": " + firstLine(final.message),
+                     "found by: tcc-difftest campaign --seed " +
+                         std::to_string(seed) + " --count 1" +
+                         (o.shrink ? " (then shrunk)" : "")};
+    std::string text = program.print();
+    if (o.out.empty()) {
+      std::cout << "---- seed " << seed << " (" << final.kind << ")\n"
+                << final.message << "\n"
+                << text;
+    } else {
+      std::string path = o.out + "/seed-" + std::to_string(seed) + ".tg";
+      std::ofstream(path) << text;
+      std::cerr << "wrote " << path << "\n";
+    }
+  }
+  std::cout << "difftest: " << done << " programs (seeds " << o.seed << ".."
+            << o.seed + done - 1 << ") in " << seconds << " s, "
+            << (seconds > 0 ? double(done) / seconds : 0) << " programs/s:";
+  for (const auto &[kind, n] : byKind)
+    std::cout << " " << kind << " " << n;
+  std::cout << "\n";
+  return failures.empty() ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usage();
+  std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "check")
+    return args.empty() ? usage() : check(args);
+  CampaignOptions o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto value = [&]() -> const char * {
+      if (i + 1 >= args.size()) {
+        std::cerr << args[i] << " needs a value\n";
+        std::exit(2);
+      }
+      return args[++i].c_str();
+    };
+    if (args[i] == "--seed")
+      o.seed = std::strtoull(value(), nullptr, 10);
+    else if (args[i] == "--count")
+      o.count = std::strtoull(value(), nullptr, 10);
+    else if (args[i] == "--jobs")
+      o.jobs = unsigned(std::max(1, std::atoi(value())));
+    else if (args[i] == "--timeout")
+      o.timeout = unsigned(std::max(1, std::atoi(value())));
+    else if (args[i] == "--shrink-budget")
+      o.shrinkBudget = std::atoi(value());
+    else if (args[i] == "--max-seconds")
+      o.maxSeconds = std::strtod(value(), nullptr);
+    else if (args[i] == "--no-shrink")
+      o.shrink = false;
+    else if (args[i] == "--out")
+      o.out = value();
+    else
+      return usage();
+  }
+  if (command == "generate") {
+    std::cout << generateProgram(o.seed).print();
+    return 0;
+  }
+  if (command == "campaign")
+    return campaign(o);
+  return usage();
+}
