@@ -1,6 +1,7 @@
 //===- ExplainContract.cpp - the memory contract in words -----------------===//
 
 #include "compiler/jit/ExplainContract.h"
+#include "compiler/jit/ManifestBuilder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,22 +19,6 @@ std::string typeText(const tcc::ArgSpec &a) {
                                    ? a.dims[i].symbol
                                    : std::to_string(a.dims[i].size));
   return text + "]";
-}
-
-/// The symbol naming dynamic size `v` when it is `memref.dim` of an
-/// argument whose dimension has one ("N"), else "?".
-std::string dimSymbol(Value v, const tcc::FunctionSpec &f) {
-  auto dim = v.getDefiningOp<memref::DimOp>();
-  if (!dim)
-    return "?";
-  auto arg = dyn_cast<BlockArgument>(dim.getSource());
-  std::optional<int64_t> index = dim.getConstantIndex();
-  if (!arg || !index || arg.getArgNumber() >= f.args.size())
-    return "?";
-  const tcc::ArgSpec &a = f.args[arg.getArgNumber()];
-  if (*index < (int64_t)a.dims.size() && a.dims[*index].isSymbolic())
-    return a.dims[*index].symbol;
-  return "?";
 }
 
 /// The byte size of a memref as text: "16 B" or "N*10*4 B".
@@ -55,7 +40,7 @@ std::string sizeText(MemRefType type, const tcc::ArgSpec *spec,
             ? spec->dims[i].symbol
             : "?";
     if (!spec && f && dynamicIndex < dynamicSizes.size())
-      name = dimSymbol(dynamicSizes[dynamicIndex], *f);
+      name = tcc::dimSymbol(dynamicSizes[dynamicIndex], *f);
     ++dynamicIndex;
     symbolic += name + "*";
   }

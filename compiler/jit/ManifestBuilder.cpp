@@ -52,6 +52,53 @@ dimsOf(Location loc, ShapedType type, Attribute dims, StringRef what) {
   return result;
 }
 
+std::string tcc::dimSymbol(Value v, const FunctionSpec &f) {
+  auto dim = v.getDefiningOp<memref::DimOp>();
+  if (!dim)
+    return "?";
+  auto arg = dyn_cast<BlockArgument>(dim.getSource());
+  std::optional<int64_t> index = dim.getConstantIndex();
+  if (!arg || !index || arg.getArgNumber() >= f.args.size())
+    return "?";
+  const ArgSpec &a = f.args[arg.getArgNumber()];
+  if (*index < (int64_t)a.dims.size() && a.dims[*index].isSymbolic())
+    return a.dims[*index].symbol;
+  return "?";
+}
+
+/// A temporary's dtype and dimensions, each static or named by a symbol
+/// ("?" when the compiler cannot name it).
+static FailureOr<tcc::TempSpec> tempSpec(memref::AllocOp alloc,
+                                         const tcc::FunctionSpec &f) {
+  tcc::TempSpec t;
+  MemRefType type = alloc.getType();
+  FailureOr<tcc::DType> dtype = dtypeOf(alloc.getLoc(), type.getElementType());
+  if (failed(dtype))
+    return failure();
+  t.dtype = *dtype;
+  size_t dynamicIndex = 0;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    tcc::DimSpec d;
+    if (type.isDynamicDim(i))
+      d.symbol = tcc::dimSymbol(alloc.getDynamicSizes()[dynamicIndex++], f);
+    else
+      d.size = type.getDimSize(i);
+    t.dims.push_back(d);
+  }
+  // "file:line:col" when the allocation has a source location.
+  Location loc = alloc.getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc);
+      fused && !fused.getLocations().empty())
+    loc = fused.getLocations().front();
+  llvm::raw_string_ostream os(t.where);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return t;
+}
+
 static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
   tcc::FunctionSpec spec;
   spec.name = func.getSymName().str();
@@ -111,6 +158,17 @@ static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
     os << "copy into " << copy.getTarget().getType() << " at " << copy.getLoc();
     spec.copies.push_back(text);
   });
+  // Temporaries, so the runtime can refuse a call whose buffers cannot
+  // exist before the compiled code tries to allocate them.
+  WalkResult walk = func.walk([&](memref::AllocOp alloc) {
+    FailureOr<tcc::TempSpec> temp = tempSpec(alloc, spec);
+    if (failed(temp))
+      return WalkResult::interrupt();
+    spec.temporaries.push_back(*temp);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
   return spec;
 }
 

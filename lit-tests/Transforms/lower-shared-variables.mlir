@@ -68,3 +68,21 @@ func.func @same_value() {
   tc.update [@A, @B] %n, %n : tensor<2xf32>, tensor<2xf32>
   return
 }
+
+// -----
+
+// An update that is a strided view of the variable itself (found by
+// tcc-difftest) is copied first, like a view of another updated variable:
+// copying it in place would read and write overlapping memory.
+tc.shared @S : tensor<1xi32> = zeros
+// CHECK-LABEL: func.func @view_of_itself
+// CHECK-SAME: (%[[S:[^:]*]]: tensor<1xi32>
+func.func @view_of_itself() {
+  // CHECK: %[[C:.*]] = bufferization.alloc_tensor() copy(%[[S]])
+  // CHECK: %[[V:.*]] = tensor.extract_slice %[[C]][0] [1] [2]
+  // CHECK: bufferization.materialize_in_destination %[[V]] in %[[S]]
+  %s = tc.shared_read @S : tensor<1xi32>
+  %v = tensor.extract_slice %s[0] [1] [2] : tensor<1xi32> to tensor<1xi32>
+  tc.update [@S] %v : tensor<1xi32>
+  return
+}

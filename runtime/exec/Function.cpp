@@ -287,6 +287,30 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                            "output '" + a.name + "' of '" + spec_.name +
                                "': " + bytes.status().message());
   }
+  // Temporaries the compiled code will allocate: refused here, with the
+  // source location, rather than a failed malloc inside compiled code.
+  for (const TempSpec &t : spec_.temporaries) {
+    Shape shape;
+    bool known = true;
+    for (const DimSpec &d : t.dims) {
+      const Bindings::Binding *b =
+          d.isSymbolic() ? bindings.find(d.symbol) : nullptr;
+      known = known && (!d.isSymbolic() || b);
+      shape.push_back(d.isSymbolic() ? (b ? b->size : 0) : d.size);
+    }
+    if (!known)
+      continue;
+    Status fits;
+    if (Result<size_t> bytes = checkedNbytes(shape, t.dtype); !bytes.ok())
+      fits = bytes.status();
+    else
+      fits = checkAllocationFits(hostDevice(), bytes.value());
+    if (!fits.ok())
+      return Status::error(fits.code(),
+                           "temporary " + std::string(dtypeName(t.dtype)) +
+                               shapeToString(shape) + " of '" + spec_.name +
+                               "' at " + t.where + ": " + fits.message());
+  }
   // Debug mode: an input must not be a borrowed output gone stale. Then
   // every borrowed output handed out so far goes stale.
   if (debug) {

@@ -53,6 +53,17 @@ struct OutputSpec {
   bool returnInternalType = false;
 };
 
+/// A buffer the compiled code allocates for itself during a call. The
+/// runtime sizes it from the bound symbols before calling, so a size that
+/// overflows or exceeds memory is an error rather than a crash inside the
+/// compiled code. A dimension whose size the compiler could not name has
+/// the symbol "?" and leaves the temporary unchecked.
+struct TempSpec {
+  DType dtype = DType::F32;
+  std::vector<DimSpec> dims;
+  std::string where; ///< source location, for messages
+};
+
 /// A compiled function.
 struct FunctionSpec {
   std::string name;
@@ -62,6 +73,8 @@ struct FunctionSpec {
   std::vector<std::string> updates;
   /// Copies bufferization inserted, with why (for `tcc explain`).
   std::vector<std::string> copies;
+  /// Buffers the compiled code allocates.
+  std::vector<TempSpec> temporaries;
 
   size_t numInputs() const;
 };

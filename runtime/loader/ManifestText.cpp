@@ -120,6 +120,9 @@ std::string printManifest(const Manifest &m) {
       os << "update " << encode(u) << "\n";
     for (const std::string &c : f.copies)
       os << "copy " << encode(c) << "\n";
+    for (const TempSpec &t : f.temporaries)
+      os << "temp " << dtypeName(t.dtype) << " " << dimsText(t.dims) << " "
+         << encode(t.where) << "\n";
     os << "end\n";
   }
   return os.str();
@@ -270,6 +273,15 @@ Result<Manifest> parseManifest(const std::string &text) {
           return bad("unknown output flag '" + w[i] + "'");
       }
       current->outputs.push_back(o);
+    } else if (kind == "temp") {
+      if (w.size() != 4)
+        return bad("temp needs a dtype, a shape and a location");
+      TempSpec t;
+      Result<DType> dtype = parseDType(w[1]);
+      if (!dtype.ok() || !parseDims(w[2], t.dims) || !decode(w[3], t.where))
+        return bad("malformed temporary");
+      t.dtype = dtype.value();
+      current->temporaries.push_back(t);
     } else if (kind == "update" || kind == "copy") {
       std::string value;
       if (w.size() != 2 || !decode(w[1], value))

@@ -52,8 +52,15 @@ bool readFile(const std::string &path, std::string &text) {
   return true;
 }
 
+/// The message on one line (its first two lines: "compileForHost failed:"
+/// says little without the diagnostic that follows).
 std::string firstLine(const std::string &s) {
-  std::string line = s.substr(0, s.find('\n'));
+  size_t first = s.find('\n');
+  std::string line =
+      s.substr(0, s.find('\n', first == std::string::npos ? first : first + 1));
+  for (char &c : line)
+    if (c == '\n')
+      c = ' ';
   return line.size() > 300 ? line.substr(0, 300) + "..." : line;
 }
 

@@ -31,6 +31,7 @@ Manifest sample() {
   f.outputs = {{"p", 2, true, true}};
   f.updates = {"W"};
   f.copies = {"copy into memref<4xf32> at x.tg:3:4"};
+  f.temporaries = {{DType::F64, {{-1, "N"}, {-1, "?"}, {7, ""}}, "x.tg:5:2"}};
   m.functions.push_back(f);
   return m;
 }
@@ -59,6 +60,11 @@ TEST_CASE("manifest text round trips every field", "[manifest]") {
   CHECK(f.outputs[0].returnInternalType);
   CHECK(f.updates == std::vector<std::string>{"W"});
   CHECK(f.copies.size() == 1);
+  REQUIRE(f.temporaries.size() == 1);
+  CHECK(f.temporaries[0].dtype == DType::F64);
+  CHECK(f.temporaries[0].dims[1].symbol == "?");
+  CHECK(f.temporaries[0].dims[2].size == 7);
+  CHECK(f.temporaries[0].where == "x.tg:5:2");
 }
 
 TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
@@ -78,6 +84,11 @@ TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
             .find("line 2: 'arg' outside a function") != std::string::npos);
   CHECK(error("tcc-manifest 1\nfunction f\narg input x q99 3\nend\n")
             .find("line 3: malformed argument") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\ntemp f32 N\nend\n")
+            .find("line 3: temp needs a dtype, a shape and a location") !=
+        std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\ntemp q9 N x.tg:1:1\nend\n")
+            .find("line 3: malformed temporary") != std::string::npos);
   CHECK(error("tcc-manifest 1\nfunction f\noutput y 5\nend\n")
             .find("line 3: malformed output") != std::string::npos);
   CHECK(error("tcc-manifest 1\nshared W f32 N,3 zeros\n")

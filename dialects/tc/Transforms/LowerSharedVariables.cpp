@@ -105,7 +105,10 @@ struct LowerSharedVariablesPass
       bool aliasesOtherUpdate = llvm::any_of(updated, [&](const auto &entry) {
         return entry.getKey() != name && root == argOf[entry.getKey()];
       });
-      if (aliasesOtherUpdate) {
+      // A view of the variable itself (`s = slice(s, step=[2])` of one
+      // element) would be copied onto overlapping memory: copy it first too.
+      bool viewOfItself = root == dest && value != root;
+      if (aliasesOtherUpdate || viewOfItself) {
         // Copy the other variable's old value first thing, before any update
         // may be computed in place over it, then redo the views on the copy.
         SmallVector<Operation *> views;

@@ -110,6 +110,15 @@ struct OutputsToDestinationsPass
   void runOnOperation() override {
     for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal()) {
+        // Outputs become destination tensors; MLIR input may return
+        // anything (found by fuzzing: a scalar result crashed here).
+        auto notTensor = [](Type t) { return !isa<RankedTensorType>(t); };
+        if (llvm::any_of(func.getResultTypes(), notTensor)) {
+          func.emitError() << "results must be ranked tensors, got "
+                           << func.getFunctionType();
+          signalPassFailure();
+          continue;
+        }
         unshareEmptyTensors(func);
         convert(func);
       }
