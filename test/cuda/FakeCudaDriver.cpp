@@ -25,7 +25,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 
 namespace {
@@ -47,12 +49,21 @@ struct Stats {
 };
 Stats stats;
 
-struct FakeModule {
-  std::string image;
-};
+/// Live device allocations. Like a real driver, which owns device memory
+/// until the context goes, the fake keeps every block reachable: the runtime
+/// may keep cached blocks until the process exits, which is not a leak.
+std::mutex liveMutex;
+std::set<void *> *live = new std::set<void *>;
+
 struct FakeFunction {
   int kind; // 0: scale2, 1: add_inplace, 2: any other (a no-op)
   std::string name;
+};
+struct FakeModule {
+  std::string image;
+  /// Handles of other kernels; like a driver's, they live as long as the
+  /// module (std::map keeps their addresses stable).
+  std::map<std::string, FakeFunction> functions;
 };
 FakeFunction scale2{0, "tcc_test_scale2"},
     addInplace{1, "tcc_test_add_inplace"};
@@ -137,7 +148,7 @@ CUresult cuModuleLoadData(void **module, const void *image) {
   if (!std::strstr(text, ".entry"))
     return kInvalidImage;
   ++stats.moduleLoads;
-  *module = new FakeModule{text};
+  *module = new FakeModule{text, {}};
   return kSuccess;
 }
 CUresult cuModuleUnload(void *module) {
@@ -153,7 +164,9 @@ CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
   else if (std::strcmp(name, "tcc_test_add_inplace") == 0)
     *f = &addInplace;
   else if (std::getenv("TCC_FAKE_CUDA_ANY_KERNEL"))
-    *f = new FakeFunction{2, name}; // leaked: a few per test process
+    *f = &static_cast<FakeModule *>(module)
+              ->functions.try_emplace(name, FakeFunction{2, name})
+              .first->second;
   else
     return kNotFound;
   return kSuccess;
@@ -195,6 +208,10 @@ CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
   if (!p)
     return kOutOfMemory;
   ++stats.allocs;
+  {
+    std::lock_guard<std::mutex> lock(liveMutex);
+    live->insert(p);
+  }
   *ptr = reinterpret_cast<CUdeviceptr>(p) | kDeviceBit;
   return kSuccess;
 }
@@ -202,6 +219,10 @@ CUresult cuMemFree_v2(CUdeviceptr ptr) {
   if (!isDevice(ptr))
     return kInvalidValue;
   ++stats.frees;
+  {
+    std::lock_guard<std::mutex> lock(liveMutex);
+    live->erase(host(ptr));
+  }
   std::free(host(ptr));
   return kSuccess;
 }
