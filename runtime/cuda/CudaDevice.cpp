@@ -49,10 +49,12 @@ CudaDevice::CudaDevice(const CudaDriver &driver, int ordinal)
 
 Result<CudaDevice *> CudaDevice::get(int ordinal) {
   static std::mutex mutex;
-  static std::map<int, Result<CudaDevice *>> devices; // never destroyed
+  // Never destroyed (a heap object, so the devices stay reachable at exit
+  // and no destructor races late users such as other statics' teardown).
+  static auto *devices = new std::map<int, Result<CudaDevice *>>;
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = devices.find(ordinal);
-  if (it != devices.end())
+  auto it = devices->find(ordinal);
+  if (it != devices->end())
     return it->second;
   Result<CudaDevice *> made = [&]() -> Result<CudaDevice *> {
     TCC_ASSIGN_OR_RETURN(const CudaDriver *driver, CudaDriver::get());
@@ -60,7 +62,7 @@ Result<CudaDevice *> CudaDevice::get(int ordinal) {
     TCC_RETURN_IF_ERROR(device->initialize());
     return device.release(); // process lifetime, like hostDevice()
   }();
-  devices.emplace(ordinal, made);
+  devices->emplace(ordinal, made);
   return made;
 }
 
