@@ -31,18 +31,24 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
                                  unsigned optLevel,
                                  const PipelineOptions &options) {
   Location loc = module.getLoc();
-  if (failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
+  FailureOr<CpuTarget> cpu = resolveCpuAt(loc, options.cpu);
+  if (failed(cpu) ||
+      failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
     return failure();
   FailureOr<Manifest> manifest = buildManifest(module);
   bool gpu = options.target == CompileTarget::Nvptx;
-  if (succeeded(manifest) && gpu)
-    manifest->target = Target::Cuda;
+  if (succeeded(manifest)) {
+    if (gpu)
+      manifest->target = Target::Cuda;
+    manifest->cpu = cpu->name;
+    manifest->cpuFeatures = cpu->features;
+  }
   if (failed(manifest) ||
       failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
     return failure();
 
   std::unique_ptr<llvm::TargetMachine> machine =
-      hostTargetMachine(loc, optLevel);
+      hostTargetMachine(loc, optLevel, *cpu);
   if (!machine)
     return failure();
   llvm::LLVMContext context;

@@ -2,6 +2,7 @@
 
 #include "compiler/cache/CacheKey.h"
 #include "compiler/cache/CompilerIdentity.h"
+#include "compiler/pipelines/CpuTarget.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/StringExtras.h"
@@ -52,12 +53,16 @@ tcc::CacheKeyInputs tcc::hostCacheKeyInputs(unsigned optLevel,
                        : std::string("emit=so target=x86");
   inputs.options += " O" + std::to_string(optLevel);
   inputs.triple = llvm::sys::getDefaultTargetTriple();
-  inputs.cpu = llvm::sys::getHostCPUName().str();
-  std::vector<std::string> features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features.push_back((feature.second ? "+" : "-") + feature.first().str());
-  std::sort(features.begin(), features.end());
-  inputs.features = llvm::join(features, ",");
+  // The CPU as the backend will see it: a named CPU by its name, "native"
+  // by this machine's name and exact features.
+  if (llvm::Expected<CpuTarget> cpu = resolveCpu(pipeline.cpu)) {
+    inputs.cpu = cpu->name;
+    inputs.features = cpu->featureString;
+  } else {
+    // Compiling will report the error; no entry is ever written for it.
+    inputs.cpu = pipeline.cpu;
+    llvm::consumeError(cpu.takeError());
+  }
   inputs.compiler = compilerIdentity();
   return inputs;
 }

@@ -15,20 +15,27 @@ using namespace mlir;
 
 FailureOr<std::shared_ptr<tcc::Program>>
 tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
-  if (failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
+  FailureOr<CpuTarget> cpu = resolveCpuAt(module.getLoc(), options.cpu);
+  if (failed(cpu) ||
+      failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
     return failure();
   FailureOr<Manifest> manifest = buildManifest(module);
   bool gpu = options.target == CompileTarget::Nvptx;
-  if (succeeded(manifest) && gpu)
-    manifest->target = Target::Cuda;
+  if (succeeded(manifest)) {
+    if (gpu)
+      manifest->target = Target::Cuda;
+    manifest->cpu = cpu->name;
+    manifest->cpuFeatures = cpu->features;
+  }
   if (failed(manifest) ||
       failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
     return failure();
 
-  // Optimize for this CPU: without its cost model LLVM's vectorizer knows
-  // no vector registers and leaves every loop scalar.
+  // Optimize for the CPU: without its cost model LLVM's vectorizer knows
+  // no vector registers and leaves every loop scalar. The runtime checks
+  // that this machine has the CPU's features before it runs the code.
   std::unique_ptr<llvm::TargetMachine> machine =
-      hostTargetMachine(module.getLoc(), /*optLevel=*/3);
+      hostTargetMachine(module.getLoc(), /*optLevel=*/3, *cpu);
   if (!machine)
     return failure();
   // (The options hold a function_ref: the lambda must outlive create().)

@@ -10,8 +10,16 @@
 
 using namespace mlir;
 
-std::unique_ptr<llvm::TargetMachine> tcc::hostTargetMachine(Location loc,
-                                                            unsigned opt) {
+FailureOr<tcc::CpuTarget> tcc::resolveCpuAt(Location loc,
+                                            llvm::StringRef requested) {
+  llvm::Expected<CpuTarget> cpu = resolveCpu(requested);
+  if (!cpu)
+    return emitError(loc) << llvm::toString(cpu.takeError());
+  return std::move(*cpu);
+}
+
+std::unique_ptr<llvm::TargetMachine>
+tcc::hostTargetMachine(Location loc, unsigned opt, const CpuTarget &cpu) {
   static bool ready = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -26,16 +34,12 @@ std::unique_ptr<llvm::TargetMachine> tcc::hostTargetMachine(Location loc,
     emitError(loc) << "no LLVM target for " << triple << ": " << error;
     return nullptr;
   }
-  std::string features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features += (features.empty() ? "" : ",") +
-                std::string(feature.second ? "+" : "-") + feature.first().str();
   llvm::CodeGenOptLevel level = opt == 0   ? llvm::CodeGenOptLevel::None
                                 : opt == 1 ? llvm::CodeGenOptLevel::Less
                                 : opt == 2 ? llvm::CodeGenOptLevel::Default
                                            : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), features, llvm::TargetOptions(),
+      triple, cpu.name, cpu.featureString, llvm::TargetOptions(),
       llvm::Reloc::PIC_, std::nullopt, level));
   if (!machine)
     emitError(loc) << "cannot create a target machine for " << triple;
@@ -53,7 +57,7 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   }
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple().str());
-  // Every function is compiled for this CPU and its features.
+  // Every function is compiled for the machine's CPU and its features.
   for (llvm::Function &f : *llvmModule) {
     if (f.isDeclaration())
       continue;

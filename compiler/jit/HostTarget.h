@@ -3,6 +3,8 @@
 #ifndef TCC_COMPILER_JIT_HOSTTARGET_H
 #define TCC_COMPILER_JIT_HOSTTARGET_H
 
+#include "compiler/pipelines/CpuTarget.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
@@ -11,10 +13,14 @@
 
 namespace tcc {
 
-/// A target machine for this CPU with all its features (AVX-512 where
-/// present), or null after reporting at `loc`.
-std::unique_ptr<llvm::TargetMachine> hostTargetMachine(mlir::Location loc,
-                                                       unsigned optLevel);
+/// resolveCpu(requested), or failure after reporting its error at `loc`.
+mlir::FailureOr<CpuTarget> resolveCpuAt(mlir::Location loc,
+                                        llvm::StringRef requested);
+
+/// A target machine for `cpu` with its features (AVX-512 where the CPU has
+/// it), or null after reporting at `loc`.
+std::unique_ptr<llvm::TargetMachine>
+hostTargetMachine(mlir::Location loc, unsigned optLevel, const CpuTarget &cpu);
 
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
 /// LLVM's optimization pipeline at `optLevel` with the machine's cost

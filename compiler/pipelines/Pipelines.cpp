@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/Pipelines.h"
+#include "compiler/pipelines/CpuTarget.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
@@ -111,14 +112,28 @@ static std::string stagePipeline(tcc::Stage s,
   case tcc::Stage::LlvmMlir:
     // expand-strided-metadata makes affine.apply for dynamic offsets
     // (subviews of concat results): lower-affine must run after it too.
-    return "tcc-mark-entry-points,tcc-approximate-math,lower-affine,"
-           "expand-strided-metadata,lower-affine,"
-           "convert-scf-to-cf,"
-           "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
-           "convert-arith-to-llvm,"
-           "convert-index-to-llvm,finalize-memref-to-llvm,"
-           "convert-func-to-llvm,convert-cf-to-llvm,"
-           "reconcile-unrealized-casts";
+    {
+      // f16/bf16 arithmetic and conversions become f32 arithmetic and integer
+      // bit operations, so no CPU needs a compiler-rt helper; f32 <-> f16
+      // stay conversions where F16C has instructions for them. Before
+      // convert-math-to-funcs and the approximations, so both see f32 only.
+      bool f16c = false;
+      if (llvm::Expected<tcc::CpuTarget> cpu = tcc::resolveCpu(options.cpu))
+        f16c = cpu->has("f16c");
+      else
+        llvm::consumeError(cpu.takeError()); // reported with the target machine
+      return std::string(
+                 "tcc-mark-entry-points,lower-affine,"
+                 "expand-strided-metadata,lower-affine,"
+                 "convert-scf-to-cf,tcc-expand-half-floats{hardware-f16=") +
+             (f16c ? "true" : "false") +
+             "},convert-math-to-funcs,tcc-approximate-math,"
+             "convert-math-to-llvm,convert-math-to-libm,"
+             "convert-arith-to-llvm,"
+             "convert-index-to-llvm,finalize-memref-to-llvm,"
+             "convert-func-to-llvm,convert-cf-to-llvm,"
+             "reconcile-unrealized-casts";
+    }
   }
   return "";
 }

@@ -32,6 +32,10 @@ struct PipelineOptions {
   /// buffer is device memory and the LlvmMlir stage holds host code that
   /// launches PTX kernels through the mgpu* functions (libtcc_cuda.so).
   CompileTarget target = CompileTarget::X86;
+  /// The x86 CPU that host code is compiled for (see resolveCpu in
+  /// CpuTarget.h): "native", "x86-64", "x86-64-v2" ... "x86-64-v4", or an
+  /// LLVM CPU name. Empty means TCC_CPU, else "native".
+  std::string cpu;
   /// The GPU architecture for nvptx (see isKnownGpuArch in GpuTarget.h).
   std::string gpuArch = "sm_90";
   /// Write the IR after every pass as numbered files under this folder.

@@ -7,6 +7,7 @@
 #include "compiler/pipelines/Registration.h"
 #include "compiler/pipelines/ApproximateMath.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
+#include "compiler/pipelines/ExpandHalfFloats.h"
 #include "compiler/pipelines/GpuDeviceMemory.h"
 #include "compiler/pipelines/GpuMergeModules.h"
 #include "compiler/pipelines/LinalgToGpu.h"
@@ -90,6 +91,7 @@ void tcc::registerCompilerPasses() {
     registerPass([] { return tcc::createMatmulToBlasPass(); });
     registerPass([] { return tcc::createApproximateMathPass(); });
     registerPass([] { return tcc::createEmitEntryPointsPass(); });
+    registerPass([] { return tcc::createExpandHalfFloatsPass(); });
     registerPass([] { return tcc::createMarkEntryPointsPass(); });
     registerPass([] { return tcc::createStripTcRecordsPass(); });
     registerPass([] { return tcc::createLinalgToGpuPass(); });

@@ -1,6 +1,7 @@
 //===- Manifest.cpp - what a compiled artifact contains -------------------===//
 
 #include "runtime/exec/Manifest.h"
+#include "runtime/core/CpuFeatures.h"
 
 namespace tcc {
 
@@ -20,6 +21,21 @@ const FunctionSpec *Manifest::findFunction(const std::string &name) const {
     if (f.name == name)
       return &f;
   return nullptr;
+}
+
+Status checkCpuFeatures(const Manifest &manifest) {
+  std::vector<std::string> missing = missingCpuFeatures(manifest.cpuFeatures);
+  if (missing.empty())
+    return Status::success();
+  std::string names;
+  for (const std::string &f : missing)
+    names += (names.empty() ? "" : ", ") + f;
+  return Status::error(
+      ErrorCode::Unsupported,
+      "this code was compiled for CPU '" + manifest.cpu +
+          "' and uses instructions that this CPU lacks (" + names +
+          "); compile it again with --cpu=native, or for a CPU this machine "
+          "has (--cpu=x86-64 runs on every x86-64 CPU)");
 }
 
 } // namespace tcc

@@ -102,11 +102,21 @@ const char *targetName(Target target);
 /// Everything an artifact declares.
 struct Manifest {
   Target target = Target::Host;
+  /// The CPU the host code was compiled for (an LLVM name such as
+  /// "x86-64-v3" or "znver4"; empty when unknown), and the instruction-set
+  /// features it may use (runtime/core/CpuFeatures.def). The runtime refuses
+  /// to load code whose features this CPU lacks.
+  std::string cpu;
+  std::vector<std::string> cpuFeatures;
   std::vector<SharedSpec> shared;
   std::vector<FunctionSpec> functions;
 
   const FunctionSpec *findFunction(const std::string &name) const;
 };
+
+/// An Unsupported error when the manifest's host code needs CPU features
+/// that this CPU lacks (naming them), success otherwise.
+Status checkCpuFeatures(const Manifest &manifest);
 
 } // namespace tcc
 

@@ -95,7 +95,9 @@ Runtime::~Runtime() = default;
 
 Status Runtime::load(std::shared_ptr<const Program> program) {
   const Manifest &manifest = program->manifest;
-  // Check everything before changing anything.
+  // Check everything before changing anything, the CPU first: code with
+  // instructions this CPU lacks would die of SIGILL.
+  TCC_RETURN_IF_ERROR(checkCpuFeatures(manifest));
   for (const FunctionSpec &f : manifest.functions) {
     if (functions_.count(f.name))
       return Status::error(ErrorCode::InvalidArgument,

@@ -94,6 +94,12 @@ std::string printManifest(const Manifest &m) {
   // Host is the default and is not written, so host manifests read as before.
   if (m.target != Target::Host)
     os << "target " << targetName(m.target) << "\n";
+  if (!m.cpu.empty()) {
+    os << "cpu " << encode(m.cpu) << " ";
+    for (size_t i = 0; i < m.cpuFeatures.size(); ++i)
+      os << (i ? "," : "") << encode(m.cpuFeatures[i]);
+    os << (m.cpuFeatures.empty() ? "-" : "") << "\n";
+  }
   for (const SharedSpec &s : m.shared) {
     std::vector<DimSpec> dims;
     for (int64_t d : s.shape)
@@ -186,6 +192,20 @@ Result<Manifest> parseManifest(const std::string &text) {
         m.target = Target::Cuda;
       else
         return bad("unknown target '" + w[1] + "' (expected host or cuda)");
+    } else if (kind == "cpu") {
+      if (current)
+        return bad("'cpu' inside a function");
+      if (w.size() != 3 || !decode(w[1], m.cpu) || m.cpu.empty())
+        return bad("cpu needs a name and a feature list");
+      m.cpuFeatures.clear();
+      if (w[2] != "-") {
+        for (const std::string &p : split(w[2], ',')) {
+          std::string feature;
+          if (!decode(p, feature) || feature.empty())
+            return bad("malformed cpu feature list");
+          m.cpuFeatures.push_back(feature);
+        }
+      }
     } else if (kind == "shared") {
       if (w.size() < 5)
         return bad("shared needs a name, dtype, shape and initializer");

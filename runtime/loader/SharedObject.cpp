@@ -26,6 +26,8 @@ Result<std::shared_ptr<Program>> loadSharedObject(const std::string &path) {
   if (!manifest.ok())
     return Status::error(manifest.status().code(),
                          "'" + path + "': " + manifest.status().message());
+  if (Status cpu = checkCpuFeatures(manifest.value()); !cpu.ok())
+    return Status::error(cpu.code(), "'" + path + "': " + cpu.message());
   auto program = std::make_shared<Program>();
   program->manifest = std::move(manifest).value();
   for (const FunctionSpec &f : program->manifest.functions) {

@@ -11,8 +11,14 @@ using namespace tcc::test;
 
 namespace {
 
+/// The inputs for "native" (whatever TCC_CPU says), so the CPU fields have
+/// both a name and features.
 const CacheKeyInputs &someInputs() {
-  static const CacheKeyInputs inputs = hostCacheKeyInputs(3);
+  static const CacheKeyInputs inputs = [] {
+    PipelineOptions native;
+    native.cpu = "native";
+    return hostCacheKeyInputs(3, native);
+  }();
   return inputs;
 }
 
@@ -92,9 +98,27 @@ TEST_CASE("every other key input changes the key", "[key]") {
           }) != base);
   }
   SECTION("CPU name and features") {
-    CHECK(changed([](CacheKeyInputs &i) { i.cpu = "x86-64"; }) != base);
+    CHECK(changed([](CacheKeyInputs &i) { i.cpu += "-other"; }) != base);
     CHECK(changed([](CacheKeyInputs &i) { i.features += ",-avx512f"; }) !=
           base);
+  }
+  SECTION("--cpu: each CPU has its own entries, native its features") {
+    auto keyFor = [&](const char *cpu) {
+      PipelineOptions options;
+      options.cpu = cpu;
+      return keyOf(kAffineGraph, hostCacheKeyInputs(3, options));
+    };
+    CHECK(keyFor("native") == base);
+    CHECK(keyFor("x86-64") != base);
+    CHECK(keyFor("x86-64-v3") != keyFor("x86-64"));
+    CHECK(keyFor("x86-64-v4") != keyFor("x86-64-v3"));
+    CacheKeyInputs baseline = [] {
+      PipelineOptions options;
+      options.cpu = "x86-64";
+      return hostCacheKeyInputs(3, options);
+    }();
+    CHECK(baseline.cpu == "x86-64");
+    CHECK(baseline.features.empty()); // a named CPU: its own feature set
   }
   SECTION("compiler version") {
     CHECK(changed([](CacheKeyInputs &i) { i.compiler += " rebuilt"; }) != base);

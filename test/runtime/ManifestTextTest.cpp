@@ -9,6 +9,8 @@ namespace {
 
 Manifest sample() {
   Manifest m;
+  m.cpu = "x86-64-v3";
+  m.cpuFeatures = {"avx", "avx2", "fma"};
   SharedSpec w;
   w.name = "W";
   w.dtype = DType::F32;
@@ -45,6 +47,8 @@ TEST_CASE("manifest text round trips every field", "[manifest]") {
   REQUIRE(back.ok());
   CHECK(printManifest(back.value()) == text);
   const Manifest &b = back.value();
+  CHECK(b.cpu == "x86-64-v3");
+  CHECK(b.cpuFeatures == std::vector<std::string>{"avx", "avx2", "fma"});
   REQUIRE(b.shared.size() == 2);
   CHECK(b.shared[0].params.at("std") == 0.01);
   CHECK(b.shared[1].name == "w npy");
@@ -91,10 +95,31 @@ TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
             .find("line 3: malformed temporary") != std::string::npos);
   CHECK(error("tcc-manifest 1\nfunction f\noutput y 5\nend\n")
             .find("line 3: malformed output") != std::string::npos);
+  CHECK(error("tcc-manifest 1\ncpu x86-64\n")
+            .find("line 2: cpu needs a name and a feature list") !=
+        std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\ncpu x86-64 -\nend\n")
+            .find("line 3: 'cpu' inside a function") != std::string::npos);
   CHECK(error("tcc-manifest 1\nshared W f32 N,3 zeros\n")
             .find("a shared variable has a static shape") != std::string::npos);
   CHECK(error("tcc-manifest 1\nshared W f32 3 fill value=abc\n")
             .find("parameter 'value' is not a number") != std::string::npos);
   CHECK(error("tcc-manifest 1\nshared W f32 3 zeros x=%G1\n")
             .find("malformed parameter") != std::string::npos);
+}
+
+TEST_CASE("a manifest without a cpu line needs no CPU feature", "[manifest]") {
+  // Artifacts from before --cpu existed: they load as before.
+  Result<Manifest> m = parseManifest("tcc-manifest 1\n");
+  REQUIRE(m.ok());
+  CHECK(m->cpu.empty());
+  CHECK(m->cpuFeatures.empty());
+  CHECK(checkCpuFeatures(m.value()).ok());
+  // A baseline CPU with no listed feature prints and parses as "-".
+  Manifest baseline;
+  baseline.cpu = "x86-64";
+  Result<Manifest> back = parseManifest(printManifest(baseline));
+  REQUIRE(back.ok());
+  CHECK(back->cpu == "x86-64");
+  CHECK(back->cpuFeatures.empty());
 }

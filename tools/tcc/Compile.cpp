@@ -5,6 +5,7 @@
 #include "compiler/driver/LoadModule.h"
 #include "compiler/dump/DebugPrinter.h"
 #include "compiler/dump/DotPrinter.h"
+#include "compiler/pipelines/CpuTarget.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/Registration.h"
@@ -90,6 +91,12 @@ struct CompileOptions {
   cl::opt<std::string> gpuArch{
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
       cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
+  cl::opt<std::string> cpu{
+      "cpu",
+      cl::desc("The x86 CPU to compile host code for: native (default: "
+               "TCC_CPU, else native), x86-64 (any x86-64 CPU), "
+               "x86-64-v2|v3|v4, or an LLVM CPU name"),
+      cl::value_desc("name"), cl::cat(category)};
   cl::opt<unsigned> optLevel{"O",
                              cl::Prefix,
                              cl::init(3),
@@ -132,6 +139,7 @@ LogicalResult compileBuffer(const CompileOptions &opts,
     if (opts.target == Target::Nvptx)
       options.target = tcc::CompileTarget::Nvptx;
     options.gpuArch = opts.gpuArch;
+    options.cpu = opts.cpu;
     options.configure = [&](PassManager &pm) -> LogicalResult {
       if (failed(applyPassManagerCLOptions(pm)))
         return failure();
@@ -232,6 +240,11 @@ int tcc::cli::runCompile(int argc, char **argv) {
   }
   if (opts.optLevel > 3) {
     llvm::errs() << "tcc compile: error: -O takes 0, 1, 2 or 3\n";
+    return kBadUsage;
+  }
+  if (llvm::Expected<tcc::CpuTarget> cpu = tcc::resolveCpu(opts.cpu); !cpu) {
+    llvm::errs() << "tcc compile: error: " << llvm::toString(cpu.takeError())
+                 << "\n";
     return kBadUsage;
   }
   bool binary = opts.emit >= Emit::Asm && opts.emit <= Emit::So;

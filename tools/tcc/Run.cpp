@@ -10,6 +10,7 @@
 #include "compiler/cache/CachedCompile.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/jit/HostJit.h"
+#include "compiler/pipelines/CpuTarget.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Registration.h"
 #include "runtime/core/Npy.h"
@@ -81,6 +82,12 @@ struct RunOptions {
   cl::opt<std::string> gpuArch{
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
       cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
+  cl::opt<std::string> cpu{
+      "cpu",
+      cl::desc("The x86 CPU to compile host code for: native (default: "
+               "TCC_CPU, else native), x86-64 (any x86-64 CPU), "
+               "x86-64-v2|v3|v4, or an LLVM CPU name"),
+      cl::value_desc("name"), cl::cat(category)};
 };
 
 /// What the compile step did, for --stats and --timing.
@@ -164,6 +171,7 @@ int compileFile(const std::string &path,
   llvm::SmallString<256> source(path);
   llvm::sys::fs::make_absolute(source);
   options.source = source.str().str();
+  options.pipeline = pipeline;
   FailureOr<tcc::CachedCompileResult> compiled =
       tcc::compileForHostCached(*module, cache, options);
   if (failed(compiled))
@@ -213,6 +221,12 @@ int tcc::cli::runRun(int argc, char **argv) {
     return kBadUsage;
   }
   tcc::PipelineOptions pipeline;
+  if (llvm::Expected<tcc::CpuTarget> cpu = tcc::resolveCpu(opts.cpu); !cpu) {
+    llvm::errs() << "tcc run: error: " << llvm::toString(cpu.takeError())
+                 << "\n";
+    return kBadUsage;
+  }
+  pipeline.cpu = opts.cpu;
   if (opts.target == "nvptx") {
     if (!tcc::isKnownGpuArch(opts.gpuArch)) {
       llvm::errs() << "tcc run: error: unknown GPU architecture '"

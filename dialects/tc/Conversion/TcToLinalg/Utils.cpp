@@ -3,7 +3,6 @@
 #include "dialects/tc/Conversion/TcToLinalg/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cassert>
@@ -200,32 +199,9 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
   if (fromFloat && toFloat) {
     if (fromFloat.getWidth() < toFloat.getWidth())
       return b.create<arith::ExtFOp>(loc, to, value);
-    if (fromFloat.isF64() && toFloat.isBF16()) {
-      // f64 -> bf16 in two roundings would round twice; rounding to f32 "to
-      // odd" first keeps the final rounding exact, and avoids a compiler-rt
-      // helper (__truncdfbf2) that the process may not have.
-      Value narrow = b.create<arith::TruncFOp>(loc, b.getF32Type(), value);
-      Value back = b.create<arith::ExtFOp>(loc, b.getF64Type(), narrow);
-      Value bits = b.create<arith::BitcastOp>(loc, b.getI32Type(), narrow);
-      auto i32 = [&](int64_t v) -> Value {
-        return b.create<arith::ConstantOp>(loc, b.getI32IntegerAttr(v));
-      };
-      // Rounded away from zero: step one ulp back toward zero.
-      Value absBack = b.create<math::AbsFOp>(loc, back);
-      Value absValue = b.create<math::AbsFOp>(loc, value);
-      Value awayFromZero = b.create<arith::CmpFOp>(
-          loc, arith::CmpFPredicate::OGT, absBack, absValue);
-      Value truncated = b.create<arith::SelectOp>(
-          loc, awayFromZero, b.create<arith::SubIOp>(loc, bits, i32(1)), bits);
-      // Inexact: set the lowest bit (round to odd).
-      Value inexact =
-          b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::ONE, back, value);
-      Value odd = b.create<arith::SelectOp>(
-          loc, inexact, b.create<arith::OrIOp>(loc, truncated, i32(1)),
-          truncated);
-      Value toOdd = b.create<arith::BitcastOp>(loc, b.getF32Type(), odd);
-      return b.create<arith::TruncFOp>(loc, to, toOdd);
-    }
+    // Narrowing rounds once, to nearest even: f64 -> bf16 or f16 too (on
+    // x86 tcc-expand-half-floats rounds to odd in f32 first, which is exact;
+    // NVPTX has the instruction or does the same).
     if (fromFloat.getWidth() > toFloat.getWidth())
       return b.create<arith::TruncFOp>(loc, to, value);
     // f16 <-> bf16: same width, neither contains the other; go through f32,
