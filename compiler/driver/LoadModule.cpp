@@ -118,12 +118,13 @@ static LogicalResult verifySizes(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-OwningOpRef<ModuleOp> tcc::parseModule(llvm::SourceMgr &sourceMgr,
-                                       MLIRContext *context, InputKind kind,
-                                       StringRef inputPath) {
+OwningOpRef<ModuleOp>
+tcc::parseModule(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                 InputKind kind, StringRef inputPath,
+                 const frontend::GraphFileOptions &graphOptions) {
   if (kind == InputKind::GraphFile) {
-    frontend::GraphFileOptions options;
-    if (!inputPath.empty())
+    frontend::GraphFileOptions options = graphOptions;
+    if (!options.baseDirectory && !inputPath.empty())
       options.baseDirectory =
           inputPath == "-" ? "" : llvm::sys::path::parent_path(inputPath).str();
     return frontend::parseGraphFile(sourceMgr, context, options);

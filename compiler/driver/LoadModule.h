@@ -4,6 +4,8 @@
 #ifndef TCC_COMPILER_DRIVER_LOADMODULE_H
 #define TCC_COMPILER_DRIVER_LOADMODULE_H
 
+#include "compiler/frontend/Parser.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -25,11 +27,12 @@ InputKind inputKindOf(llvm::StringRef path);
 /// `inputPath` is the file the buffer was read from ("-" for stdin): the
 /// relative paths inside a graph file are relative to its folder, also when
 /// the buffer is one chunk of it (--split-input-file). Empty: the buffer's
-/// name is taken for the file.
-mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
-                                              mlir::MLIRContext *context,
-                                              InputKind kind,
-                                              llvm::StringRef inputPath = {});
+/// name is taken for the file. `graphOptions` apply to graph files; an
+/// unset baseDirectory comes from `inputPath`.
+mlir::OwningOpRef<mlir::ModuleOp>
+parseModule(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *context,
+            InputKind kind, llvm::StringRef inputPath = {},
+            const frontend::GraphFileOptions &graphOptions = {});
 
 } // namespace tcc
 

@@ -6,6 +6,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -56,14 +57,49 @@ static std::string describe(Type elementType, const Shape &shape) {
 static bool isFloat(Type t) { return isa<FloatType>(t); }
 static bool isBool(Type t) { return t.isInteger(1); }
 
-GraphBuilder::GraphBuilder(MLIRContext *context, Location moduleLoc)
-    : builder(context), module(ModuleOp::create(moduleLoc)) {
+GraphBuilder::GraphBuilder(MLIRContext *context, Location moduleLoc,
+                           GraphBuilderOptions options)
+    : options(options), builder(context), module(ModuleOp::create(moduleLoc)) {
   context->loadDialect<tc::TcDialect, func::FuncDialect>();
 }
 
 InFlightDiagnostic GraphBuilder::error(Location loc) {
   ++errorCount;
   return emitError(loc);
+}
+
+InFlightDiagnostic GraphBuilder::warning(Location loc) {
+  return options.warningsAsErrors ? error(loc) : emitWarning(loc);
+}
+
+LogicalResult GraphBuilder::checkUnusedInputs() {
+  // Every tc op takes its result's sizes from its operands, so an input
+  // that no live op reads is not even a source of a shape. Dead statements
+  // do not count: the body is one block in definition order, so walking it
+  // backwards from the return and the update finds every live op.
+  Block &body = currentFunction.getBody().front();
+  llvm::SmallPtrSet<Operation *, 32> live;
+  for (Operation &op : llvm::reverse(body)) {
+    if (!isa<func::ReturnOp, tc::UpdateOp>(op) && !live.contains(&op))
+      continue;
+    live.insert(&op);
+    for (Value operand : op.getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        live.insert(def);
+  }
+  bool failedAsError = false;
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (llvm::any_of(arg.getUsers(),
+                     [&](Operation *user) { return live.contains(user); }))
+      continue;
+    auto name = currentFunction.getArgAttrOfType<StringAttr>(
+        i, tc::TcDialect::kNameAttr);
+    warning(arg.getLoc()) << "input '" << (name ? name.getValue() : "")
+                          << "' of '" << currentFunction.getSymName()
+                          << "' is unused: no output or update depends on it";
+    failedAsError = failedAsError || options.warningsAsErrors;
+  }
+  return failure(failedAsError);
 }
 
 LogicalResult GraphBuilder::checkSize(Location loc, Type elementType,
@@ -281,7 +317,11 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
   SmallVector<Value> results = llvm::to_vector(
       llvm::map_range(outputs, [](const TensorRef &r) { return r.value; }));
   builder.create<func::ReturnOp>(loc, results);
-  return success();
+  // After an error an input may look unused only because the op that read
+  // it failed: say nothing more.
+  if (hadError())
+    return success();
+  return checkUnusedInputs();
 }
 
 TensorRef GraphBuilder::readShared(Location loc, StringRef name) {

@@ -49,11 +49,19 @@ enum class BinaryKind { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
 enum class UnaryKind { Neg, Abs, Relu, Exp, Log, Tanh, Sigmoid, Sqrt, Rsqrt };
 enum class ReduceKind { Sum, Mean, Max, Min, Prod };
 
+/// How a GraphBuilder treats what is suspicious but valid.
+struct GraphBuilderOptions {
+  /// Report warnings (an input no output or update depends on) as errors,
+  /// which fail the function and the module, like a compiler's -Werror.
+  bool warningsAsErrors = false;
+};
+
 /// Builds one tc module. Every method that can fail reports at its Location
 /// and returns failure or a null TensorRef.
 class GraphBuilder {
 public:
-  GraphBuilder(mlir::MLIRContext *context, mlir::Location moduleLoc);
+  GraphBuilder(mlir::MLIRContext *context, mlir::Location moduleLoc,
+               GraphBuilderOptions options = {});
 
   mlir::MLIRContext *getContext() { return builder.getContext(); }
 
@@ -77,7 +85,9 @@ public:
                 llvm::ArrayRef<TensorSpec> inputs,
                 llvm::ArrayRef<TensorSpec> outputs);
   /// Ends the current function: `outputs` match the declared outputs in
-  /// order; `updates` assign shared variables (parallel assignment).
+  /// order; `updates` assign shared variables (parallel assignment). An
+  /// input that neither depends on is reported as unused (a warning, or an
+  /// error that fails the function under warningsAsErrors).
   mlir::LogicalResult
   endFunction(mlir::Location loc, llvm::ArrayRef<TensorRef> outputs,
               llvm::ArrayRef<std::pair<std::string, TensorRef>> updates,
@@ -127,6 +137,11 @@ public:
 
 private:
   mlir::InFlightDiagnostic error(mlir::Location loc);
+  /// A warning, or an error under warningsAsErrors.
+  mlir::InFlightDiagnostic warning(mlir::Location loc);
+  /// Reports the inputs of the current function (its body complete) that no
+  /// output or update depends on; failure when one was reported as an error.
+  mlir::LogicalResult checkUnusedInputs();
   /// An error unless the static part of `shape` fits in int64 bytes.
   mlir::LogicalResult checkSize(mlir::Location loc, mlir::Type elementType,
                                 const tc::Shape &shape);
@@ -139,6 +154,7 @@ private:
   mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,
                                       llvm::ArrayRef<TensorRef> values);
 
+  GraphBuilderOptions options;
   mlir::OpBuilder builder;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   llvm::StringMap<tc::SharedOp> sharedVars;

@@ -22,9 +22,11 @@ Parser::Parser(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                const GraphFileOptions &options)
     : sourceMgr(sourceMgr), context(context), options(options),
       lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()),
-      builder(context, locOf(llvm::SMLoc::getFromPointer(
-                           sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                               ->getBufferStart()))) {
+      builder(context,
+              locOf(llvm::SMLoc::getFromPointer(
+                  sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                      ->getBufferStart())),
+              GraphBuilderOptions{options.warningsAsErrors}) {
   tok = lexer.next();
 }
 

@@ -20,6 +20,9 @@ struct GraphFileOptions {
   /// is right only when the buffer is a whole file (a chunk of
   /// --split-input-file is named "within split at FILE:LINE offset").
   std::optional<std::string> baseDirectory;
+  /// Warnings (an unused input) are errors and the file fails to parse
+  /// (`tcc compile --Werror`).
+  bool warningsAsErrors = false;
 };
 
 /// Parses the main buffer of `sourceMgr` as a graph file and builds its tc

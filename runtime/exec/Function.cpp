@@ -346,7 +346,10 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   // borrowed (written) input is copied when it overlaps any other argument;
   // a read-only input only when it overlaps an updated shared variable (a
   // borrowed input it overlaps is copied instead, so the caller's memory of
-  // a non-borrowed input is never written).
+  // a non-borrowed input is never written). Overlaps are decided on the
+  // caller's memory, never on a copy made earlier in this loop: a
+  // non-contiguous input replaced by its copy still shares the caller's
+  // memory with a borrowed input that the code would write.
   for (size_t i = 0; i < numArgs; ++i) {
     if (spec_.args[i].role != ArgRole::Input)
       continue;
@@ -357,7 +360,8 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
       bool conflict =
           call.written[i] ||
           (call.written[j] && spec_.args[j].role == ArgRole::Shared);
-      needsCopy = conflict && call.user[i]->overlaps(call.args[j]);
+      const Array &other = call.user[j] ? *call.user[j] : call.args[j];
+      needsCopy = conflict && call.user[i]->overlaps(other);
     }
     if (needsCopy) {
       TCC_ASSIGN_OR_RETURN(call.args[i], managedCopy(*call.user[i], counters_));

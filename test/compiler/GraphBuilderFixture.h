@@ -17,7 +17,8 @@ namespace tcc::test {
 /// make types and specs.
 class Fixture : public DiagnosticCapture {
 public:
-  Fixture() : b(&context, at(1, 1)) {}
+  explicit Fixture(GraphBuilderOptions options = {})
+      : b(&context, at(1, 1), options) {}
 
   mlir::Type f32() { return mlir::Builder(&context).getF32Type(); }
   mlir::Type f64() { return mlir::Builder(&context).getF64Type(); }

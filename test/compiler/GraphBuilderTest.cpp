@@ -402,6 +402,67 @@ TEST_CASE("Block arguments are located at their inputs", "[GraphBuilder]") {
   CHECK(args[1].value.getLoc() == t.at(2, 20));
 }
 
+TEST_CASE("An input that no output or update depends on is a warning, or "
+          "an error under warningsAsErrors",
+          "[GraphBuilder]") {
+  // f(x, y, w, s, o) -> (z, o2): z = x + 1, a dead `w * 2`, state += s, and
+  // o returned as it is. y and w are unused; s (an update) and o are used.
+  auto build = [](Fixture &t) {
+    REQUIRE(succeeded(t.b.declareShared(t.at(1, 1), "state", t.f32(), {2},
+                                        tc::InitKind::Zeros)));
+    auto args = t.begin({t.spec("x", t.f32(), S({Sym("N")}), t.at(2, 8)),
+                         t.spec("y", t.f32(), S({Sym("N")}), t.at(2, 20)),
+                         t.spec("w", t.f32(), S({D(2)}), t.at(2, 32)),
+                         t.spec("s", t.f32(), S({D(2)}), t.at(2, 44)),
+                         t.spec("o", t.f32(), S({D(2)}), t.at(2, 56))},
+                        {t.spec("z", t.f32(), S({Sym("N")}), t.at(2, 70)),
+                         t.spec("o2", t.f32(), S({D(2)}), t.at(2, 80))});
+    TensorRef one = t.b.constant(t.at(3, 11), 1.0, t.f32());
+    TensorRef z = t.b.binary(t.at(3, 9), BinaryKind::Add, args[0], one);
+    TensorRef two = t.b.constant(t.at(4, 11), 2.0, t.f32());
+    REQUIRE(t.b.binary(t.at(4, 9), BinaryKind::Mul, args[2], two));
+    TensorRef state = t.b.readShared(t.at(5, 13), "state");
+    TensorRef next = t.b.binary(t.at(5, 19), BinaryKind::Add, state, args[3]);
+    return t.b.endFunction(t.at(6, 1), {z, args[4]}, {{"state", next}},
+                           {t.at(5, 5)});
+  };
+  auto check = [](Fixture &t, DiagnosticSeverity severity) {
+    REQUIRE(t.diagnostics.size() == 2);
+    const char *names[] = {"y", "w"};
+    unsigned columns[] = {20, 32};
+    for (size_t i = 0; i < 2; ++i) {
+      const CapturedDiagnostic &d = t.diagnostics[i];
+      CHECK(d.severity == severity);
+      CHECK(d.message == std::string("input '") + names[i] +
+                             "' of 'f' is unused: no output or update "
+                             "depends on it");
+      CHECK(d.loc == t.at(2, columns[i]));
+    }
+  };
+  SECTION("a warning: the module is built") {
+    Fixture t;
+    REQUIRE(succeeded(build(t)));
+    check(t, DiagnosticSeverity::Warning);
+    CHECK_FALSE(t.b.hadError());
+    CHECK(t.b.finish());
+  }
+  SECTION("an error: the function fails, and the module") {
+    GraphBuilderOptions options;
+    options.warningsAsErrors = true;
+    Fixture t(options);
+    CHECK(failed(build(t)));
+    check(t, DiagnosticSeverity::Error);
+    CHECK_FALSE(t.b.finish());
+  }
+  SECTION("nothing more after an error") {
+    Fixture t;
+    auto args = t.begin({t.spec("x", t.f32(), S({D(2)}), t.at(2, 8))}, {});
+    CHECK_FALSE(t.b.softmax(t.at(3, 7), args[0], 1));
+    REQUIRE(succeeded(t.b.endFunction(t.at(4, 1), {}, {})));
+    t.requireOneError("axis 1 is out of range for a tensor of rank 1", 3, 7);
+  }
+}
+
 TEST_CASE("finish() hands over a verified module, or null after an error",
           "[GraphBuilder]") {
   SECTION("an empty module") {

@@ -2,7 +2,7 @@
 //
 // The graph-file parser through its C++ entry point: where relative npy
 // paths resolve (GraphFileOptions::baseDirectory), whatever the buffer is
-// named.
+// named, and warnings as errors (GraphFileOptions::warningsAsErrors).
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,5 +98,30 @@ TEST_CASE("Relative npy paths resolve against the base directory", "[Parser]") {
     REQUIRE(capture.diagnostics.size() == 1);
     CHECK(capture.diagnostics[0].message ==
           "file '/nonexistent/w.npy' does not exist");
+  }
+}
+
+TEST_CASE("GraphFileOptions::warningsAsErrors makes an unused input fail the "
+          "parse",
+          "[Parser]") {
+  StringRef text = "tg 1\nfunc f(x : f32[N], y : f32[N]) -> (z : f32[N]) {\n"
+                   "  z = x * 2\n}\n";
+  for (bool asErrors : {false, true}) {
+    DiagnosticCapture capture;
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, "f.tg"), llvm::SMLoc());
+    frontend::GraphFileOptions options;
+    options.warningsAsErrors = asErrors;
+    OwningOpRef<ModuleOp> module =
+        frontend::parseGraphFile(sourceMgr, &capture.context, options);
+    CHECK(bool(module) == !asErrors);
+    REQUIRE(capture.diagnostics.size() == 1);
+    CHECK(capture.diagnostics[0].severity ==
+          (asErrors ? DiagnosticSeverity::Error : DiagnosticSeverity::Warning));
+    CHECK(capture.diagnostics[0].message ==
+          "input 'y' of 'f' is unused: no output or update depends on it");
+    CHECK(capture.diagnostics[0].loc ==
+          FileLineColLoc::get(&capture.context, "f.tg", 2, 20));
   }
 }

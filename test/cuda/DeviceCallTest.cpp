@@ -166,6 +166,55 @@ TEST_CASE("A device input that overlaps an updated variable is copied "
   CHECK(f.counters().snapshot().copies == before.copies + 2);
 }
 
+TEST_CASE("A borrowed device input overlapping a non-borrowed input is "
+          "copied, whichever comes first",
+          "[device]") {
+  CUDA_DEVICE_OR_SKIP(device);
+  Loaded p;
+  std::vector<float> count{1, 2, 3, 4, 5, 6, 7, 8};
+  // (offset of x, offset of y) in elements, 4 elements each, in one buffer.
+  std::vector<std::pair<int64_t, int64_t>> placements{{0, 0}, {0, 2}, {2, 0}};
+  for (const char *name : {"add_in_place", "add_in_place_second"}) {
+    bool borrowedFirst = std::string(name) == "add_in_place";
+    for (auto [xAt, yAt] : placements) {
+      INFO(name << ": x at " << xAt << ", y at " << yAt);
+      DeviceArray base =
+          DeviceArray::fromHost(*device,
+                                Array::fromVector<float>(count, {8}).value())
+              .value();
+      DeviceArray x =
+          DeviceArray::fromBuffer(base.buffer(), DType::F32, {4}, xAt * 4)
+              .value();
+      DeviceArray y =
+          DeviceArray::fromBuffer(base.buffer(), DType::F32, {4}, yAt * 4)
+              .value();
+      std::vector<double> xs = download(Value(x)), ys = download(Value(y));
+      std::vector<Value> in =
+          borrowedFirst ? std::vector<Value>{x, y} : std::vector<Value>{y, x};
+      Result<std::vector<Value>> out = p.f(name).callValues(in);
+      REQUIRE_OK(out);
+      std::vector<double> z = download((*out)[0]);
+      for (size_t i = 0; i < 4; ++i)
+        CHECK(z[i] == xs[i] + ys[i]);
+      // y is not borrowed: unchanged, although x, which overlaps it, is.
+      CHECK(download(Value(y)) == ys);
+    }
+    // Host views (a reversed one) are uploaded: the caller's array is
+    // never written, borrowed or not.
+    Array a = Array::fromVector<float>({1, 2, 3, 4}, {4}).value();
+    Array reversed = a.slice(0, Array::kOmit, Array::kOmit, -1).value();
+    for (bool viewBorrowed : {false, true}) {
+      Array x = viewBorrowed ? reversed : a, y = viewBorrowed ? a : reversed;
+      std::vector<Value> in =
+          borrowedFirst ? std::vector<Value>{x, y} : std::vector<Value>{y, x};
+      Result<std::vector<Value>> out = p.f(name).callValues(in);
+      REQUIRE_OK(out);
+      CHECK(download((*out)[0]) == std::vector<double>{5, 5, 5, 5});
+      CHECK(a.toDoubles() == std::vector<double>{1, 2, 3, 4});
+    }
+  }
+}
+
 TEST_CASE("A CUDA call that fails its checks changes nothing", "[device]") {
   CUDA_DEVICE_OR_SKIP(device);
   Loaded p;

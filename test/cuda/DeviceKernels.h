@@ -123,6 +123,16 @@ inline void twiceInPlaceEntry(void **args) {
   launchTestKernel("tcc_test_scale2", descriptorData(args[0]),
                    descriptorData(args[0]), descriptorSize(args[0]));
 }
+/// x += y, the output computed in its borrowed input x (args: x, y).
+inline void addInPlaceEntry(void **args) {
+  launchTestKernel("tcc_test_add_inplace", descriptorData(args[0]),
+                   descriptorData(args[1]), descriptorSize(args[0]));
+}
+/// The same with the inputs the other way round (args: y, x).
+inline void addInPlaceSecondEntry(void **args) {
+  launchTestKernel("tcc_test_add_inplace", descriptorData(args[1]),
+                   descriptorData(args[0]), descriptorSize(args[1]));
+}
 /// old = state; state += inc (args: inc, state, old), with a temporary
 /// from mgpuMemAlloc as compiled code has them.
 inline void accumulateEntry(void **args) {
@@ -162,6 +172,16 @@ function twice_in_place
 arg input x f32 N borrow
 output x 0 borrow internal
 end
+function add_in_place
+arg input x f32 N borrow
+arg input y f32 N
+output x 0 borrow internal
+end
+function add_in_place_second
+arg input y f32 N
+arg input x f32 N borrow
+output x 1 borrow internal
+end
 function accumulate
 arg input inc f32 4
 arg shared state f32 4
@@ -178,6 +198,8 @@ inline std::shared_ptr<Program> deviceTestProgram() {
   program->entries["twice_internal"] = twiceEntry;
   program->entries["twice_borrowed"] = twiceEntry;
   program->entries["twice_in_place"] = twiceInPlaceEntry;
+  program->entries["add_in_place"] = addInPlaceEntry;
+  program->entries["add_in_place_second"] = addInPlaceSecondEntry;
   program->entries["accumulate"] = accumulateEntry;
   return program;
 }

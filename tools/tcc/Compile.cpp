@@ -111,6 +111,9 @@ struct CompileOptions {
                "-----' for graph files, '// -----' for MLIR) and compile "
                "each alone"),
       cl::cat(category)};
+  cl::opt<bool> warningsAsErrors{
+      "Werror", cl::desc("Treat warnings (an unused function input) as errors"),
+      cl::cat(category)};
   cl::opt<bool> verifyDiagnostics{
       "verify-diagnostics",
       cl::desc("Check the diagnostics against expected-error annotations in "
@@ -130,8 +133,10 @@ LogicalResult compileBuffer(const CompileOptions &opts,
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
 
   auto compile = [&]() -> LogicalResult {
-    OwningOpRef<ModuleOp> module =
-        tcc::parseModule(sourceMgr, &context, kind, opts.inputFile);
+    tcc::frontend::GraphFileOptions graphOptions;
+    graphOptions.warningsAsErrors = opts.warningsAsErrors;
+    OwningOpRef<ModuleOp> module = tcc::parseModule(
+        sourceMgr, &context, kind, opts.inputFile, graphOptions);
     if (!module)
       return failure();
     tcc::PipelineOptions options;

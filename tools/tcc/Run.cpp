@@ -61,6 +61,9 @@ struct RunOptions {
                        cl::desc("Print the time of each step (parse, compile "
                                 "or compile-cache hit, calls)"),
                        cl::cat(category)};
+  cl::opt<bool> warningsAsErrors{
+      "Werror", cl::desc("Treat warnings (an unused function input) as errors"),
+      cl::cat(category)};
   cl::opt<bool> noCache{"no-cache",
                         cl::desc("Compile without the persistent compile "
                                  "cache (also TCC_CACHE=0)"),
@@ -124,6 +127,7 @@ std::string describe(const tcc::Array &a) {
 /// cache when it is on.
 int compileFile(const std::string &path,
                 const tcc::CacheSettings &cacheSettings,
+                const tcc::frontend::GraphFileOptions &graphOptions,
                 const tcc::PipelineOptions &pipeline,
                 std::shared_ptr<tcc::Program> &program, CompileReport &report) {
   auto parseStart = std::chrono::steady_clock::now();
@@ -145,8 +149,8 @@ int compileFile(const std::string &path,
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      tcc::parseModule(sourceMgr, &context, tcc::inputKindOf(path), path);
+  OwningOpRef<ModuleOp> module = tcc::parseModule(
+      sourceMgr, &context, tcc::inputKindOf(path), path, graphOptions);
   if (!module)
     return kBadInput;
   report.parseMs = std::chrono::duration<double, std::milli>(
@@ -266,10 +270,13 @@ int tcc::cli::runRun(int argc, char **argv) {
     if (!loaded.ok())
       return fail(loaded.status());
     program = loaded.value();
-  } else if (int rc = compileFile(opts.inputFile, *cacheSettings, pipeline,
-                                  program, report);
-             rc != kSuccess) {
-    return rc;
+  } else {
+    frontend::GraphFileOptions graphOptions;
+    graphOptions.warningsAsErrors = opts.warningsAsErrors;
+    if (int rc = compileFile(opts.inputFile, *cacheSettings, graphOptions,
+                             pipeline, program, report);
+        rc != kSuccess)
+      return rc;
   }
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
