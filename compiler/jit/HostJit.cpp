@@ -1,6 +1,7 @@
 //===- HostJit.cpp - compile a tc module into callable host code ----------===//
 
 #include "compiler/jit/HostJit.h"
+#include "compiler/jit/EngineLifetime.h"
 #include "compiler/jit/HostTarget.h"
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/GpuTarget.h"
@@ -75,6 +76,6 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
              << "': " << llvm::toString(symbol.takeError());
     program->entries[f.name] = reinterpret_cast<EntryPoint>(*symbol);
   }
-  program->code = std::shared_ptr<ExecutionEngine>(std::move(*engine));
+  program->code = holdEngine(std::move(*engine));
   return program;
 }

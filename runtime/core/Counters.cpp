@@ -7,6 +7,13 @@ namespace tcc {
 
 static constexpr auto kRelaxed = std::memory_order_relaxed;
 
+/// Raises `peak` to `value` if it is higher.
+static void raise(std::atomic<uint64_t> &peak, uint64_t value) {
+  uint64_t seen = peak.load(kRelaxed);
+  while (value > seen && !peak.compare_exchange_weak(seen, value, kRelaxed))
+    ;
+}
+
 void MemoryCounters::recordAllocation(uint64_t bytes) {
   allocations_.fetch_add(1, kRelaxed);
   bytesAllocated_.fetch_add(bytes, kRelaxed);
@@ -17,13 +24,27 @@ void MemoryCounters::recordAllocation(uint64_t bytes) {
 void MemoryCounters::recordManagedAllocation(uint64_t bytes) {
   allocations_.fetch_add(1, kRelaxed);
   bytesAllocated_.fetch_add(bytes, kRelaxed);
-  uint64_t live = liveManaged_.fetch_add(bytes, kRelaxed) + bytes;
-  uint64_t peak = peakManaged_.load(kRelaxed);
-  while (live > peak &&
-         !peakManaged_.compare_exchange_weak(peak, live, kRelaxed))
-    ;
+  raise(peakManaged_, liveManaged_.fetch_add(bytes, kRelaxed) + bytes);
   if (parent_)
     parent_->recordManagedAllocation(bytes);
+}
+
+void MemoryCounters::recordTemporaries(uint64_t count, uint64_t bytes) {
+  allocations_.fetch_add(count, kRelaxed);
+  bytesAllocated_.fetch_add(bytes, kRelaxed);
+  temporaries_.fetch_add(count, kRelaxed);
+  bytesTemporaries_.fetch_add(bytes, kRelaxed);
+  raise(peakManaged_, liveManaged_.fetch_add(bytes, kRelaxed) + bytes);
+  if (parent_)
+    parent_->recordTemporaries(count, bytes);
+}
+
+void MemoryCounters::recordCallFootprint(uint64_t bytes,
+                                         uint64_t bytesWithoutInPlace) {
+  raise(peakCall_, bytes);
+  raise(peakCallWithoutInPlace_, bytesWithoutInPlace);
+  if (parent_)
+    parent_->recordCallFootprint(bytes, bytesWithoutInPlace);
 }
 
 void MemoryCounters::recordManagedFree(uint64_t bytes) {
@@ -56,19 +77,25 @@ CounterSnapshot MemoryCounters::snapshot() const {
   CounterSnapshot s;
   s.bytesAllocated = bytesAllocated_.load(kRelaxed);
   s.allocations = allocations_.load(kRelaxed);
+  s.bytesTemporaries = bytesTemporaries_.load(kRelaxed);
+  s.temporaries = temporaries_.load(kRelaxed);
   s.bytesCopied = bytesCopied_.load(kRelaxed);
   s.copies = copies_.load(kRelaxed);
   s.copiesAvoided = copiesAvoided_.load(kRelaxed);
   s.bytesCopyAvoided = bytesCopyAvoided_.load(kRelaxed);
   s.liveManagedBytes = liveManaged_.load(kRelaxed);
   s.peakManagedBytes = peakManaged_.load(kRelaxed);
+  s.peakCallBytes = peakCall_.load(kRelaxed);
+  s.peakCallBytesWithoutInPlace = peakCallWithoutInPlace_.load(kRelaxed);
   s.calls = calls_.load(kRelaxed);
   return s;
 }
 
 void MemoryCounters::reset() {
-  for (auto *c : {&bytesAllocated_, &allocations_, &bytesCopied_, &copies_,
-                  &copiesAvoided_, &bytesCopyAvoided_, &calls_})
+  for (auto *c :
+       {&bytesAllocated_, &allocations_, &bytesTemporaries_, &temporaries_,
+        &bytesCopied_, &copies_, &copiesAvoided_, &bytesCopyAvoided_,
+        &peakCall_, &peakCallWithoutInPlace_, &calls_})
     c->store(0, kRelaxed);
   peakManaged_.store(liveManaged_.load(kRelaxed), kRelaxed);
 }
@@ -93,22 +120,27 @@ static std::string humanBytes(uint64_t bytes) {
 }
 
 std::string CounterSnapshot::format() const {
-  char buf[128];
   std::string out;
   auto line = [&](const char *name, const std::string &value) {
-    std::snprintf(buf, sizeof buf, "%-16s %s\n", name, value.c_str());
-    out += buf;
+    char label[32];
+    std::snprintf(label, sizeof label, "%-16s ", name);
+    out += label + value + "\n";
   };
   auto count = [](uint64_t n, const char *what) {
     return std::to_string(n) + " " + what;
   };
   line("allocated",
        humanBytes(bytesAllocated) + " in " + count(allocations, "allocations"));
+  line("temporaries", humanBytes(bytesTemporaries) + " in " +
+                          count(temporaries, "buffers") + " of compiled code");
   line("copied", humanBytes(bytesCopied) + " in " + count(copies, "copies"));
   line("copies avoided", count(copiesAvoided, "copies") + ", " +
                              humanBytes(bytesCopyAvoided) + " saved");
   line("managed live", humanBytes(liveManagedBytes));
   line("managed peak", humanBytes(peakManagedBytes));
+  line("call peak", humanBytes(peakCallBytes) + " as run, " +
+                        humanBytes(peakCallBytesWithoutInPlace) +
+                        " without in-place");
   line("calls", std::to_string(calls));
   return out;
 }

@@ -13,20 +13,27 @@ namespace tcc {
 struct CounterSnapshot {
   uint64_t bytesAllocated = 0;   ///< Bytes of all counted allocations.
   uint64_t allocations = 0;      ///< Number of counted allocations.
+  uint64_t bytesTemporaries = 0; ///< Of those: compiled code's temporaries.
+  uint64_t temporaries = 0;      ///< Their number.
   uint64_t bytesCopied = 0;      ///< Bytes moved by counted copies.
   uint64_t copies = 0;           ///< Number of counted copies.
   uint64_t copiesAvoided = 0;    ///< Copies that borrowing made unnecessary.
   uint64_t bytesCopyAvoided = 0; ///< Bytes those avoided copies would move.
   uint64_t liveManagedBytes = 0; ///< Managed-space bytes allocated, not freed.
   uint64_t peakManagedBytes = 0; ///< Highest liveManagedBytes seen.
-  uint64_t calls = 0;            ///< Function calls made through the runtime.
+  /// The most bytes one call allocated (its outputs, temporaries, copies).
+  uint64_t peakCallBytes = 0;
+  /// The most one call would have allocated if nothing were computed in
+  /// place: that plus the bytes of the copies borrowing avoided.
+  uint64_t peakCallBytesWithoutInPlace = 0;
+  uint64_t calls = 0; ///< Function calls made through the runtime.
 
   /// A short human-readable table, one counter per line.
   std::string format() const;
 };
 
 /// Thread-safe counters (relaxed atomics). The managed space (shared
-/// variables, later function temporaries) records every allocation and copy
+/// variables, the temporaries of calls) records every allocation and copy
 /// it makes here; user-space arrays that a user creates count nothing.
 class MemoryCounters {
 public:
@@ -42,6 +49,14 @@ public:
   void recordManagedAllocation(uint64_t bytes);
   /// A managed allocation was freed: lowers live bytes.
   void recordManagedFree(uint64_t bytes);
+  /// `count` buffers of `bytes` in all that compiled code allocates during
+  /// a call: managed allocations, live until recordTemporariesFreed().
+  void recordTemporaries(uint64_t count, uint64_t bytes);
+  /// The call's temporaries are gone: lowers live bytes.
+  void recordTemporariesFreed(uint64_t bytes) { recordManagedFree(bytes); }
+  /// What one call allocated, and what it would have without in-place
+  /// computation and buffer reuse: raises the call peaks.
+  void recordCallFootprint(uint64_t bytes, uint64_t bytesWithoutInPlace);
   /// A copy of `bytes` bytes.
   void recordCopy(uint64_t bytes);
   /// A copy of `bytes` bytes that borrowing made unnecessary.
@@ -51,17 +66,18 @@ public:
 
   /// Reads all counters.
   CounterSnapshot snapshot() const;
-  /// Zeroes the cumulative counters. Live managed bytes is a state, not a
-  /// tally, so it is kept; peak restarts from the current live bytes.
+  /// Zeroes the cumulative counters and the call peaks. Live managed bytes
+  /// is a state, not a tally, so it is kept; peak restarts from it.
   void reset();
   /// snapshot().format().
   std::string format() const;
 
 private:
   std::shared_ptr<MemoryCounters> parent_;
-  std::atomic<uint64_t> bytesAllocated_{0}, allocations_{0}, bytesCopied_{0},
-      copies_{0}, copiesAvoided_{0}, bytesCopyAvoided_{0}, liveManaged_{0},
-      peakManaged_{0}, calls_{0};
+  std::atomic<uint64_t> bytesAllocated_{0}, allocations_{0},
+      bytesTemporaries_{0}, temporaries_{0}, bytesCopied_{0}, copies_{0},
+      copiesAvoided_{0}, bytesCopyAvoided_{0}, liveManaged_{0}, peakManaged_{0},
+      peakCall_{0}, peakCallWithoutInPlace_{0}, calls_{0};
 };
 
 /// Counters are shared by the store and the buffers it allocated (a buffer

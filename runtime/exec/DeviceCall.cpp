@@ -118,6 +118,9 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
   }
   MemoryCounters *counters = counters_.get();
   counters->recordCall();
+  // The compiled code's temporaries come from the device's caching
+  // allocator (its own counters), not from this footprint.
+  Footprint footprint;
 
   // 2. Shared variables, locked in a fixed order for the whole call.
   auto locks = SharedStore::lockInOrder(vars);
@@ -157,6 +160,7 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     if (needsCopy) {
       TCC_ASSIGN_OR_RETURN(args[i],
                            managedDeviceCopy(device, *user[i], counters_));
+      footprint.allocated += args[i].nbytes();
     } else {
       args[i] = *user[i]->deviceArray();
     }
@@ -179,16 +183,18 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
       for (const Value *v : user)
         if (v && !v->isHostArray())
           inUse.push_back(v->byteRange());
-      TCC_ASSIGN_OR_RETURN(buffer,
-                           borrowedOutputBuffer(o, bytes, device, inUse));
+      TCC_ASSIGN_OR_RETURN(
+          buffer, borrowedOutputBuffer(o, bytes, device, inUse, footprint));
     } else if (out.returnInternalType && !hostResults) {
       // Handed to the caller: user space, like a fresh host output.
       TCC_ASSIGN_OR_RETURN(buffer, Buffer::allocate(device, bytes));
       counters->recordAllocation(bytes);
+      footprint.allocated += bytes;
     } else {
       // Downloaded after the call: a temporary of the call.
       TCC_ASSIGN_OR_RETURN(buffer,
                            Buffer::allocateManaged(device, bytes, counters_));
+      footprint.allocated += bytes;
     }
     TCC_ASSIGN_OR_RETURN(args[out.arg],
                          DeviceArray::fromBuffer(buffer, a.dtype, shape));
@@ -221,15 +227,20 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     const DeviceArray &d = args[out.arg];
     bool inPlace = spec_.args[out.arg].role == ArgRole::Input;
     if (inPlace && user[out.arg] && !user[out.arg]->isHostArray() &&
-        user[out.arg]->byteRange() == d.byteRange())
+        user[out.arg]->byteRange() == d.byteRange()) {
       counters->recordCopyAvoided(d.nbytes());
+      footprint.avoided += d.nbytes();
+    }
     if (out.returnInternalType && !hostResults) {
       results.emplace_back(d);
       continue;
     }
     TCC_ASSIGN_OR_RETURN(Array host, d.toHost(counters));
+    footprint.allocated += host.nbytes();
     results.emplace_back(std::move(host));
   }
+  counters->recordCallFootprint(footprint.allocated,
+                                footprint.allocated + footprint.avoided);
   return results;
 }
 

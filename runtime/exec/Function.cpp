@@ -149,7 +149,8 @@ std::string quoted(const std::string &s) { return "'" + s + "'"; }
 
 Result<std::shared_ptr<Buffer>>
 Function::borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
-                               const std::vector<ByteRange> &inUse) {
+                               const std::vector<ByteRange> &inUse,
+                               Footprint &footprint) {
   std::vector<std::shared_ptr<Buffer>> &cache = borrowedOutputs_[o];
   SharedStore &store = runtime_.shared();
   // A buffer that a shared variable adopted (set_value(y, borrow=true)) is
@@ -168,11 +169,13 @@ Function::borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
       free = free && !r.overlaps(b->range());
     if (free) {
       counters_->recordCopyAvoided(bytes);
+      footprint.avoided += bytes;
       return b;
     }
   }
   TCC_ASSIGN_OR_RETURN(auto buffer,
                        Buffer::allocateManaged(device, bytes, counters_));
+  footprint.allocated += bytes;
   cache.erase(std::remove_if(cache.begin(), cache.end(),
                              [&](const std::shared_ptr<Buffer> &b) {
                                return b->size() != bytes ||
@@ -288,7 +291,9 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                                "': " + bytes.status().message());
   }
   // Temporaries the compiled code will allocate: refused here, with the
-  // source location, rather than a failed malloc inside compiled code.
+  // source location, rather than a failed malloc inside compiled code; and
+  // counted (those whose size the compiler could name).
+  uint64_t temporaries = 0, temporaryBytes = 0;
   for (const TempSpec &t : spec_.temporaries) {
     Shape shape;
     bool known = true;
@@ -301,7 +306,8 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     if (!known)
       continue;
     Status fits;
-    if (Result<size_t> bytes = checkedNbytes(shape, t.dtype); !bytes.ok())
+    Result<size_t> bytes = checkedNbytes(shape, t.dtype);
+    if (!bytes.ok())
       fits = bytes.status();
     else
       fits = checkAllocationFits(hostDevice(), bytes.value());
@@ -310,6 +316,9 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                            "temporary " + std::string(dtypeName(t.dtype)) +
                                shapeToString(shape) + " of '" + spec_.name +
                                "' at " + t.where + ": " + fits.message());
+    // Each fits in memory, so their sum cannot wrap.
+    ++temporaries;
+    temporaryBytes += bytes.value();
   }
   // Debug mode: an input must not be a borrowed output gone stale. Then
   // every borrowed output handed out so far goes stale.
@@ -326,6 +335,7 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   }
   MemoryCounters *counters = counters_.get();
   counters->recordCall();
+  Footprint footprint;
 
   // 2. Shared variables, locked in a fixed order for the whole call.
   auto locks = SharedStore::lockInOrder(call.vars);
@@ -365,6 +375,7 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     }
     if (needsCopy) {
       TCC_ASSIGN_OR_RETURN(call.args[i], managedCopy(*call.user[i], counters_));
+      footprint.allocated += call.args[i].nbytes();
     }
   }
 
@@ -385,11 +396,12 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
       for (const Array *user : call.user)
         if (user)
           inUse.push_back(user->byteRange());
-      TCC_ASSIGN_OR_RETURN(buffer,
-                           borrowedOutputBuffer(o, bytes, hostDevice(), inUse));
+      TCC_ASSIGN_OR_RETURN(buffer, borrowedOutputBuffer(o, bytes, hostDevice(),
+                                                        inUse, footprint));
     } else {
       TCC_ASSIGN_OR_RETURN(buffer, Buffer::allocate(hostDevice(), bytes));
       counters->recordAllocation(bytes);
+      footprint.allocated += bytes;
     }
     TCC_ASSIGN_OR_RETURN(call.args[out.arg],
                          Array::fromBuffer(buffer, a.dtype, shape));
@@ -406,15 +418,26 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   for (const Array &a : call.args)
     descriptors.add(a.data(), a.shape());
   std::vector<void *> pointers = descriptors.pointers();
+  // The temporaries are counted live for the whole call: the manifest does
+  // not say when the compiled code frees each one.
+  if (temporaries)
+    counters->recordTemporaries(temporaries, temporaryBytes);
   entry_(pointers.data());
+  if (temporaries)
+    counters->recordTemporariesFreed(temporaryBytes);
+  footprint.allocated += temporaryBytes;
 
   std::vector<Array> results;
   results.reserve(spec_.outputs.size());
   for (const OutputSpec &out : spec_.outputs) {
     results.push_back(call.args[out.arg]);
-    if (spec_.args[out.arg].role == ArgRole::Input)
+    if (spec_.args[out.arg].role == ArgRole::Input) {
       counters->recordCopyAvoided(call.args[out.arg].nbytes());
+      footprint.avoided += call.args[out.arg].nbytes();
+    }
   }
+  counters->recordCallFootprint(footprint.allocated,
+                                footprint.allocated + footprint.avoided);
   if (debug)
     TCC_RETURN_IF_ERROR(debugAfter(call, results));
   return results;

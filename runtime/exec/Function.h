@@ -38,7 +38,10 @@ class SharedVariable;
 /// managed memory (they count in live and peak managed bytes); fresh
 /// outputs are user-space allocations. A reused borrowed output buffer and
 /// an output computed in a borrowed input each count as a copy avoided.
-/// Temporaries and copies inside the compiled code are not counted.
+/// The temporaries the compiled code allocates (sized from the manifest)
+/// are managed allocations live for the whole call; copies inside the
+/// compiled code are not counted. Each call records its footprint: the
+/// bytes it allocated, and those plus the copies it avoided (the call peaks).
 ///
 /// The device path (a program whose manifest says `target cuda`): the
 /// compiled code gets CUDA device pointers for every array (inputs, shared
@@ -98,13 +101,19 @@ public:
 
 private:
   struct CallState;
-  /// A reusable buffer of `bytes` for borrowed output `o` that overlaps no
-  /// argument of this call and no shared variable.
+  /// Bytes one call allocated, and bytes it did not need to allocate
+  /// because something was computed in place or reused.
+  struct Footprint {
+    uint64_t allocated = 0;
+    uint64_t avoided = 0;
+  };
   /// A reusable buffer of `bytes` on `device` for borrowed output `o` that
-  /// overlaps none of `inUse` (the call's arguments) and no shared variable.
+  /// overlaps none of `inUse` (the call's arguments) and no shared variable;
+  /// adds to `footprint`.
   Result<std::shared_ptr<Buffer>>
   borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
-                       const std::vector<ByteRange> &inUse);
+                       const std::vector<ByteRange> &inUse,
+                       Footprint &footprint);
   /// The device path of call() and callValues() (DeviceCall.cpp); with
   /// `hostResults`, every output comes back as a host array.
   Result<std::vector<Value>> callOnDevice(const std::vector<Value> &inputs,

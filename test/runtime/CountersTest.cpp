@@ -60,6 +60,45 @@ TEST_CASE("reset zeroes tallies but keeps live bytes", "[counters]") {
   CHECK(c->snapshot().liveManagedBytes == 0);
 }
 
+TEST_CASE("temporaries are managed allocations live until freed, and call "
+          "footprints raise the call peaks",
+          "[counters]") {
+  auto runtime = std::make_shared<MemoryCounters>();
+  MemoryCounters function(runtime);
+  function.recordManagedAllocation(100);
+  function.recordTemporaries(2, 300);
+  function.recordCallFootprint(400, 500);
+  function.recordTemporariesFreed(300);
+  function.recordCallFootprint(50, 700);
+  for (const CounterSnapshot &s : {function.snapshot(), runtime->snapshot()}) {
+    CHECK(s.allocations == 3);
+    CHECK(s.bytesAllocated == 400);
+    CHECK(s.temporaries == 2);
+    CHECK(s.bytesTemporaries == 300);
+    CHECK(s.liveManagedBytes == 100);
+    CHECK(s.peakManagedBytes == 400);
+    // Each peak is the largest of its own values over the calls.
+    CHECK(s.peakCallBytes == 400);
+    CHECK(s.peakCallBytesWithoutInPlace == 700);
+  }
+  std::string table = function.format();
+  INFO(table);
+  CHECK(table.find("temporaries      300 B in 2 buffers of compiled code\n") !=
+        std::string::npos);
+  CHECK(table.find("managed peak     400 B\n") != std::string::npos);
+  CHECK(table.find("call peak        400 B as run, 700 B without in-place\n") !=
+        std::string::npos);
+  function.reset();
+  CounterSnapshot s = function.snapshot();
+  CHECK(s.temporaries == 0);
+  CHECK(s.bytesTemporaries == 0);
+  CHECK(s.peakCallBytes == 0);
+  CHECK(s.peakCallBytesWithoutInPlace == 0);
+  CHECK(s.peakManagedBytes == 100);
+  // The parent keeps its own tallies.
+  CHECK(runtime->snapshot().peakCallBytesWithoutInPlace == 700);
+}
+
 TEST_CASE("counters are exact under concurrent updates", "[counters]") {
   MemoryCounters c;
   auto work = [&] {
