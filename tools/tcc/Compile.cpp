@@ -1,11 +1,11 @@
 //===- Compile.cpp - tcc compile ------------------------------------------===//
 
 #include "Commands.h"
+#include "CpuOption.h"
 #include "compiler/aot/Artifact.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/dump/DebugPrinter.h"
 #include "compiler/dump/DotPrinter.h"
-#include "compiler/pipelines/CpuTarget.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/Registration.h"
@@ -91,12 +91,7 @@ struct CompileOptions {
   cl::opt<std::string> gpuArch{
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
       cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
-  cl::opt<std::string> cpu{
-      "cpu",
-      cl::desc("The x86 CPU to compile host code for: native (default: "
-               "TCC_CPU, else native), x86-64 (any x86-64 CPU), "
-               "x86-64-v2|v3|v4, or an LLVM CPU name"),
-      cl::value_desc("name"), cl::cat(category)};
+  tcc::cli::CpuOption cpu{category};
   cl::opt<unsigned> optLevel{"O",
                              cl::Prefix,
                              cl::init(3),
@@ -144,7 +139,7 @@ LogicalResult compileBuffer(const CompileOptions &opts,
     if (opts.target == Target::Nvptx)
       options.target = tcc::CompileTarget::Nvptx;
     options.gpuArch = opts.gpuArch;
-    options.cpu = opts.cpu;
+    options.cpu = opts.cpu.value;
     options.configure = [&](PassManager &pm) -> LogicalResult {
       if (failed(applyPassManagerCLOptions(pm)))
         return failure();
@@ -247,11 +242,8 @@ int tcc::cli::runCompile(int argc, char **argv) {
     llvm::errs() << "tcc compile: error: -O takes 0, 1, 2 or 3\n";
     return kBadUsage;
   }
-  if (llvm::Expected<tcc::CpuTarget> cpu = tcc::resolveCpu(opts.cpu); !cpu) {
-    llvm::errs() << "tcc compile: error: " << llvm::toString(cpu.takeError())
-                 << "\n";
+  if (!opts.cpu.valid("tcc compile"))
     return kBadUsage;
-  }
   bool binary = opts.emit >= Emit::Asm && opts.emit <= Emit::So;
   if (binary && opts.splitInputFile.getNumOccurrences()) {
     llvm::errs() << "tcc compile: error: --split-input-file prints IR; it "

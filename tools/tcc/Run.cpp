@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "CpuOption.h"
 #include "compiler/cache/CacheSettings.h"
 #include "compiler/cache/CachedCompile.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/CpuTarget.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Registration.h"
 #include "runtime/core/Npy.h"
@@ -85,12 +85,7 @@ struct RunOptions {
   cl::opt<std::string> gpuArch{
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
       cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
-  cl::opt<std::string> cpu{
-      "cpu",
-      cl::desc("The x86 CPU to compile host code for: native (default: "
-               "TCC_CPU, else native), x86-64 (any x86-64 CPU), "
-               "x86-64-v2|v3|v4, or an LLVM CPU name"),
-      cl::value_desc("name"), cl::cat(category)};
+  tcc::cli::CpuOption cpu{category};
 };
 
 /// What the compile step did, for --stats and --timing.
@@ -225,12 +220,9 @@ int tcc::cli::runRun(int argc, char **argv) {
     return kBadUsage;
   }
   tcc::PipelineOptions pipeline;
-  if (llvm::Expected<tcc::CpuTarget> cpu = tcc::resolveCpu(opts.cpu); !cpu) {
-    llvm::errs() << "tcc run: error: " << llvm::toString(cpu.takeError())
-                 << "\n";
+  if (!opts.cpu.valid("tcc run"))
     return kBadUsage;
-  }
-  pipeline.cpu = opts.cpu;
+  pipeline.cpu = opts.cpu.value;
   if (opts.target == "nvptx") {
     if (!tcc::isKnownGpuArch(opts.gpuArch)) {
       llvm::errs() << "tcc run: error: unknown GPU architecture '"
