@@ -140,12 +140,12 @@ Result<int64_t> evaluateSizeExpression(const std::string &text,
       overflow = __builtin_mul_overflow(lhs, rhs, &lhs);
     } else {
       if (rhs == 0)
-        return Status::error(ErrorCode::InvalidArgument,
+        return Status::error(ErrorCode::Internal,
                              "size expression '" + text + "' divides by 0");
       lhs /= rhs;
     }
     if (overflow)
-      return Status::error(ErrorCode::InvalidArgument,
+      return Status::error(ErrorCode::Internal,
                            "size expression '" + text + "' overflows int64");
   }
   return stack.back();

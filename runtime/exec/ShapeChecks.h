@@ -20,8 +20,9 @@ namespace tcc {
 /// Success when `text` is a well-formed size expression.
 Status validateSizeExpression(const std::string &text);
 
-/// The value of `text` under `bindings`: an error for an unbound symbol,
-/// a division by zero or an overflow.
+/// The value of `text` under `bindings`; an Internal error for an unbound
+/// symbol, a division by zero or an overflow, which the compiler's
+/// expressions over real arrays' sizes do not produce.
 Result<int64_t> evaluateSizeExpression(const std::string &text,
                                        const Bindings &bindings);
 
