@@ -208,14 +208,15 @@ private:
     return "'" + op->getName().stripDialect().str() + "'";
   }
 
-  /// numpy broadcasting: dynamic sizes aligned with each other are equal
-  /// (the lowering broadcasts only static 1s).
+  /// numpy broadcasting of all but the `trailing` dimensions: dynamic sizes
+  /// aligned with each other are equal (the lowering takes the first one's
+  /// size and broadcasts only static 1s).
   Exprs broadcast(Operation *op, ArrayRef<Value> operands,
-                  RankedTensorType resultType, int64_t firstDim = 0,
-                  int64_t trailing = 0, StringRef dimWhat = "dimension") {
+                  RankedTensorType resultType, int64_t trailing = 0,
+                  StringRef dimWhat = "dimension") {
     int64_t rank = resultType.getRank() - trailing;
     Exprs result;
-    for (int64_t i = firstDim; i < rank; ++i) {
+    for (int64_t i = 0; i < rank; ++i) {
       DimExpr first;
       bool haveFirst = false;
       for (Value v : operands) {
@@ -287,8 +288,8 @@ private:
     if (lhsType.isDynamicDim(k))
       check("eq", lhs[k], rhs[rhs.size() - 2],
             "contraction dimensions of 'matmul' differ", op.getLoc());
-    Exprs out = broadcast(op, {op.getLhs(), op.getRhs()}, type, 0, 2,
-                          "batch dimension");
+    Exprs out =
+        broadcast(op, {op.getLhs(), op.getRhs()}, type, 2, "batch dimension");
     out.push_back(lhs[lhs.size() - 2]);
     out.push_back(rhs.back());
     exprs[op.getResult()] = out;
