@@ -191,6 +191,18 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
   });
   if (!any)
     os << "    (none)\n";
+
+  os << "  shape checks before each call:\n";
+  for (const tcc::ShapeCheck &c : spec.checks) {
+    const char *relation = c.kind == tcc::ShapeCheck::Kind::Equal    ? " == "
+                           : c.kind == tcc::ShapeCheck::Kind::AtMost ? " <= "
+                                                                     : " % ";
+    os << "    " << c.lhs << relation << c.rhs
+       << (c.kind == tcc::ShapeCheck::Kind::Multiple ? " == 0" : "") << " at "
+       << c.where << "\n";
+  }
+  if (spec.checks.empty())
+    os << "    (none)\n";
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "compiler/jit/ManifestBuilder.h"
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/Passes.h"
+#include "runtime/exec/ShapeChecks.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -169,6 +170,26 @@ static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
   });
   if (walk.wasInterrupted())
     return failure();
+  // The shape facts tc-shape-checks read off the tc ops.
+  if (auto checks = func->getAttrOfType<ArrayAttr>(tc::kShapeChecksAttr)) {
+    for (Attribute a : checks) {
+      auto dict = dyn_cast<DictionaryAttr>(a);
+      tcc::ShapeCheck c;
+      auto text = [&](StringRef key, std::string &out) {
+        auto s = dict ? dict.getAs<StringAttr>(key) : StringAttr();
+        out = s ? s.str() : "";
+        return s != nullptr;
+      };
+      std::string kind;
+      if (!text("kind", kind) || !tcc::parseShapeCheckKind(kind, c.kind) ||
+          !text("lhs", c.lhs) || !text("rhs", c.rhs) || !text("what", c.what) ||
+          !text("where", c.where) || !tcc::validateSizeExpression(c.lhs).ok() ||
+          !tcc::validateSizeExpression(c.rhs).ok())
+        return func.emitError()
+               << "malformed '" << tc::kShapeChecksAttr << "' entry " << a;
+      spec.checks.push_back(c);
+    }
+  }
   return spec;
 }
 

@@ -95,7 +95,9 @@ static std::string stagePipeline(tcc::Stage s,
   case tcc::Stage::Tc:
     return "";
   case tcc::Stage::Linalg:
-    return "canonicalize,cse,convert-tc-to-linalg,canonicalize,"
+    // The shape facts are read off the tc ops, before they are lowered.
+    return "tc-shape-checks,canonicalize,cse,convert-tc-to-linalg,"
+           "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";
   case tcc::Stage::Bufferized:
     // Shared variables and outputs become arguments with explicit

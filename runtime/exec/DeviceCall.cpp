@@ -14,6 +14,7 @@
 #include "runtime/exec/Function.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
+#include "runtime/exec/ShapeChecks.h"
 
 #include <optional>
 
@@ -111,6 +112,8 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     for (const std::string &u : spec_.updates)
       written[i] = written[i] || u == a.name;
   }
+  // The sizes the compiled code takes for granted (Function.cpp).
+  TCC_RETURN_IF_ERROR(checkShapes(spec_, bindings));
   for (const OutputSpec &o : spec_.outputs) {
     const ArgSpec &a = spec_.args[o.arg];
     if (a.role == ArgRole::Output)

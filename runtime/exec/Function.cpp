@@ -4,6 +4,7 @@
 #include "runtime/exec/CallBindings.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
+#include "runtime/exec/ShapeChecks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -278,6 +279,10 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     for (const std::string &u : spec_.updates)
       call.written[i] = call.written[i] || u == a.name;
   }
+  // The sizes the compiled code takes for granted (equal dynamic sizes,
+  // slice ends, reshape counts): a wrong one would read or write out of
+  // bounds, so it is an error here, before anything changes.
+  TCC_RETURN_IF_ERROR(checkShapes(spec_, bindings));
   // Bound symbols can make an output's size overflow: an error here, before
   // anything changes, rather than a wrapped size in the compiled code.
   for (size_t o = 0; o < spec_.outputs.size(); ++o) {

@@ -64,6 +64,23 @@ struct TempSpec {
   std::string where; ///< source location, for messages
 };
 
+/// A fact about dynamic sizes that the compiled code assumes (the compiler's
+/// tc-shape-checks pass derives them from the IR). `lhs` and `rhs` are size
+/// expressions over the symbols the inputs bind (runtime/exec/ShapeChecks.h);
+/// the runtime evaluates every check before a call and refuses the call when
+/// one fails.
+struct ShapeCheck {
+  enum class Kind {
+    Equal,    ///< lhs == rhs
+    AtMost,   ///< lhs <= rhs
+    Multiple, ///< lhs % rhs == 0
+  };
+  Kind kind = Kind::Equal;
+  std::string lhs, rhs;
+  std::string what;  ///< the fact broken, for messages
+  std::string where; ///< the op's source location
+};
+
 /// A compiled function.
 struct FunctionSpec {
   std::string name;
@@ -75,6 +92,9 @@ struct FunctionSpec {
   std::vector<std::string> copies;
   /// Buffers the compiled code allocates.
   std::vector<TempSpec> temporaries;
+  /// Shape facts checked before every call, in program order. Manifests
+  /// written before they existed have none.
+  std::vector<ShapeCheck> checks;
 
   size_t numInputs() const;
 };

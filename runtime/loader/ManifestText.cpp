@@ -1,6 +1,7 @@
 //===- ManifestText.cpp - the manifest as text, and back ------------------===//
 
 #include "runtime/loader/ManifestText.h"
+#include "runtime/exec/ShapeChecks.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -129,6 +130,10 @@ std::string printManifest(const Manifest &m) {
     for (const TempSpec &t : f.temporaries)
       os << "temp " << dtypeName(t.dtype) << " " << dimsText(t.dims) << " "
          << encode(t.where) << "\n";
+    for (const ShapeCheck &c : f.checks)
+      os << "check " << shapeCheckKindName(c.kind) << " " << encode(c.lhs)
+         << " " << encode(c.rhs) << " " << encode(c.where) << " "
+         << encode(c.what) << "\n";
     os << "end\n";
   }
   return os.str();
@@ -302,6 +307,19 @@ Result<Manifest> parseManifest(const std::string &text) {
         return bad("malformed temporary");
       t.dtype = dtype.value();
       current->temporaries.push_back(t);
+    } else if (kind == "check") {
+      if (w.size() != 6)
+        return bad("check needs a kind, two sizes, a location and a text");
+      ShapeCheck c;
+      if (!parseShapeCheckKind(w[1], c.kind))
+        return bad("unknown shape check '" + w[1] + "'");
+      if (!decode(w[2], c.lhs) || !decode(w[3], c.rhs) ||
+          !decode(w[4], c.where) || !decode(w[5], c.what))
+        return bad("malformed shape check");
+      for (const std::string *e : {&c.lhs, &c.rhs})
+        if (Status s = validateSizeExpression(*e); !s.ok())
+          return bad(s.message());
+      current->checks.push_back(c);
     } else if (kind == "update" || kind == "copy") {
       std::string value;
       if (w.size() != 2 || !decode(w[1], value))

@@ -238,6 +238,29 @@ TEST_CASE("A CUDA call that fails its checks changes nothing", "[device]") {
   CHECK(device->allocatorStats().requests == a.requests + 0);
 }
 
+TEST_CASE("A CUDA call whose shape checks fail changes nothing", "[device]") {
+  CUDA_DEVICE_OR_SKIP(device);
+  Loaded p;
+  Function &f = p.f("accumulate_checked");
+  SharedVariable *state = p.runtime.shared().lookup("state").value();
+  REQUIRE_OK(state->setValue(Array::full(DType::F32, {4}, 9).value()));
+  cuda::AllocatorStats a = device->allocatorStats();
+  CounterSnapshot before = f.counters().snapshot();
+  Result<std::vector<Array>> r =
+      f.call({Array::full(DType::F32, {3}, 1).value()});
+  CHECK(r.status().code() == ErrorCode::ShapeMismatch);
+  CHECK(r.status().message() == "'accumulate_checked' at dev.tg:3:7: operands "
+                                "of 'add' differ in dimension 0: N = 3 vs 4");
+  CHECK(state->getArray().value().toDoubles() == std::vector<double>(4, 9));
+  CounterSnapshot after = f.counters().snapshot();
+  CHECK(after.calls == before.calls);
+  CHECK(after.allocations == before.allocations);
+  CHECK(device->allocatorStats().requests == a.requests);
+  // Sizes that agree run as before.
+  REQUIRE_OK(f.call({Array::full(DType::F32, {4}, 1).value()}));
+  CHECK(state->getArray().value().toDoubles() == std::vector<double>(4, 10));
+}
+
 TEST_CASE("A device variable on a host function, or a host variable on a "
           "CUDA function, is a clear error",
           "[device]") {

@@ -189,6 +189,14 @@ arg output old f32 4
 output old 2
 update state
 end
+function accumulate_checked
+arg input inc f32 N
+arg shared state f32 4
+arg output old f32 4
+output old 2
+update state
+check eq N 4 dev.tg:3:7 operands%20of%20'add'%20differ%20in%20dimension%200
+end
 )";
 
 inline std::shared_ptr<Program> deviceTestProgram() {
@@ -201,6 +209,7 @@ inline std::shared_ptr<Program> deviceTestProgram() {
   program->entries["add_in_place"] = addInPlaceEntry;
   program->entries["add_in_place_second"] = addInPlaceSecondEntry;
   program->entries["accumulate"] = accumulateEntry;
+  program->entries["accumulate_checked"] = accumulateEntry;
   return program;
 }
 

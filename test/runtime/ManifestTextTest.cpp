@@ -1,5 +1,6 @@
 // The manifest's text form: round trip, and clear errors for bad text.
 #include "runtime/loader/ManifestText.h"
+#include "runtime/exec/ShapeChecks.h"
 
 #include <catch2/catch.hpp>
 
@@ -34,6 +35,8 @@ Manifest sample() {
   f.updates = {"W"};
   f.copies = {"copy into memref<4xf32> at x.tg:3:4"};
   f.temporaries = {{DType::F64, {{-1, "N"}, {-1, "?"}, {7, ""}}, "x.tg:5:2"}};
+  f.checks = {{ShapeCheck::Kind::Multiple, "(2*N+M)", "3",
+               "'reshape' of [?] to [?, 3] needs 3", "x.tg:6:3"}};
   m.functions.push_back(f);
   return m;
 }
@@ -69,6 +72,11 @@ TEST_CASE("manifest text round trips every field", "[manifest]") {
   CHECK(f.temporaries[0].dims[1].symbol == "?");
   CHECK(f.temporaries[0].dims[2].size == 7);
   CHECK(f.temporaries[0].where == "x.tg:5:2");
+  REQUIRE(f.checks.size() == 1);
+  CHECK(f.checks[0].kind == ShapeCheck::Kind::Multiple);
+  CHECK(f.checks[0].lhs == "(2*N+M)");
+  CHECK(f.checks[0].what == "'reshape' of [?] to [?, 3] needs 3");
+  CHECK(f.checks[0].where == "x.tg:6:3");
 }
 
 TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
@@ -104,6 +112,14 @@ TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
             .find("a shared variable has a static shape") != std::string::npos);
   CHECK(error("tcc-manifest 1\nshared W f32 3 fill value=abc\n")
             .find("parameter 'value' is not a number") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\ncheck eq N\nend\n")
+            .find("line 3: check needs a kind, two sizes, a location and a "
+                  "text") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\ncheck ge N M x.tg:1:1 w\nend\n")
+            .find("line 3: unknown shape check 'ge'") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\ncheck eq N*(M 3 x.tg:1:1 w\nend\n")
+            .find("line 3: size expression 'N*(M': unbalanced '('") !=
+        std::string::npos);
   CHECK(error("tcc-manifest 1\nshared W f32 3 zeros x=%G1\n")
             .find("malformed parameter") != std::string::npos);
 }
@@ -122,4 +138,48 @@ TEST_CASE("a manifest without a cpu line needs no CPU feature", "[manifest]") {
   REQUIRE(back.ok());
   CHECK(back->cpu == "x86-64");
   CHECK(back->cpuFeatures.empty());
+}
+
+TEST_CASE("a manifest without shape checks loads with none", "[manifest]") {
+  // Artifacts from before tc-shape-checks: their calls check what they did.
+  Result<Manifest> m = parseManifest("tcc-manifest 1\nfunction f\n"
+                                     "arg input x f32 N\nend\n");
+  REQUIRE(m.ok());
+  CHECK(m->functions[0].checks.empty());
+}
+
+TEST_CASE("size expressions evaluate over the bound symbols", "[manifest]") {
+  FunctionSpec f;
+  f.name = "f";
+  ArgSpec x{ArgRole::Input, "x", DType::F32, {{-1, "N"}, {-1, "M"}}, false};
+  Bindings b;
+  REQUIRE(b.bind(f, x, DType::F32, {6, 4}).ok());
+  auto eval = [&](const std::string &e) {
+    Result<int64_t> r = evaluateSizeExpression(e, b);
+    REQUIRE(r.ok());
+    return r.value();
+  };
+  CHECK(eval("7") == 7);
+  CHECK(eval("2*N") == 12);
+  CHECK(eval("(N/3)") == 2);
+  CHECK(eval("(2*N+M)") == 16);
+  CHECK(eval("N+M*2") == 14);
+  CHECK(eval("((N+M)/5)*M") == 8);
+  CHECK(eval("N*M/4") == 6);
+  CHECK(!evaluateSizeExpression("K", b).ok());
+  CHECK(!evaluateSizeExpression("N/0", b).ok());
+  CHECK(!evaluateSizeExpression("9223372036854775807*N", b).ok());
+  for (const char *bad : {"", "N+", "*N", "N M", "(N", "N)", "N-1", "()"})
+    CHECK(!validateSizeExpression(bad).ok());
+  // Deep nesting is no recursion.
+  std::string deep = std::string(100000, '(') + "N" + std::string(100000, ')');
+  CHECK(eval(deep) == 6);
+
+  f.checks = {{ShapeCheck::Kind::AtMost, "N", "M", "too long", "x.tg:2:3"}};
+  Status s = checkShapes(f, b);
+  CHECK(s.code() == ErrorCode::ShapeMismatch);
+  CHECK(s.message() == "'f' at x.tg:2:3: too long: N = 6 vs M = 4");
+  f.checks = {{ShapeCheck::Kind::Multiple, "N*M", "8", "divides", "x.tg:2:3"},
+              {ShapeCheck::Kind::Equal, "2*M", "N+2", "agree", "x.tg:2:3"}};
+  CHECK(checkShapes(f, b).ok());
 }

@@ -19,6 +19,9 @@ inline constexpr llvm::StringLiteral kOutputArgAttr = TcDialect::kOutputArgAttr;
 inline constexpr llvm::StringLiteral kUpdatesAttr = "tc.updates";
 /// On a function: per output, its name and the argument holding it.
 inline constexpr llvm::StringLiteral kOutputsAttr = "tc.outputs";
+/// On a function: the shape facts its code assumes (tc-shape-checks), each a
+/// dictionary {kind, lhs, rhs, what, where} that the manifest carries.
+inline constexpr llvm::StringLiteral kShapeChecksAttr = "tc.shape_checks";
 
 #define GEN_PASS_DECL
 #include "dialects/tc/Transforms/Passes.h.inc"

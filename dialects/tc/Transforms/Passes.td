@@ -45,4 +45,29 @@ def OutputsToDestinations : Pass<"tc-outputs-to-destinations", "::mlir::ModuleOp
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def ShapeChecks : Pass<"tc-shape-checks", "::mlir::ModuleOp"> {
+  let summary = "Record the shape facts that the compiled code assumes";
+  let description = [{
+    Follows every dynamic size of a function back to the symbols of its
+    inputs (`tc.dims`) as an expression such as `N`, `2*N`, `(N/3)` or
+    `(N+M)`, and lists on the function (`tc.shape_checks`) each fact about
+    them that the lowering takes for granted, with the op's location:
+
+    - `eq`: dynamic sizes that meet in broadcasting (elementwise ops, `cmp`,
+      `select`, matmul batch dimensions), a matmul contraction, the other
+      dimensions of a `concat`, and an output against its declared symbol;
+    - `le`: a slice end within a dynamic dimension, and a non-empty
+      dimension under `max`, `min` and `argmax`;
+    - `multiple`: the element count of a reshape with a dynamic target size.
+
+    Facts that hold for every size are left out. The manifest carries the
+    list and the runtime evaluates it before every call
+    (`runtime/exec/ShapeChecks.h`).
+
+    A reshape of `%x: tensor<?xf32> {tc.dims = ["N"]}` to `tensor<?x3xf32>`
+    gives the entry `{kind = "multiple", lhs = "N", rhs = "3", what =
+    "...", where = "f.tg:3:7"}`.
+  }];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

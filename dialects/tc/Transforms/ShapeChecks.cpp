@@ -1,0 +1,453 @@
+//===- ShapeChecks.cpp - the shape facts compiled code assumes -----------===//
+//
+// Builtin tensor types forget where a dynamic size comes from, and the
+// lowering trusts that sizes agree: `a + b` on two `?` dimensions reads as
+// many elements as the first has, a slice reads up to its static end, a
+// reshape to -1 divides. This pass follows every dynamic size back to the
+// symbols of the function's inputs (`tc.dims`) as an expression (`2*N`,
+// `(N/3)`, `(N+M)`) and records, per function, each fact the code assumes
+// about them, so that the runtime can check them before a call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tc/IR/TcOps.h"
+#include "dialects/tc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace tcc::tc {
+#define GEN_PASS_DEF_SHAPECHECKS
+#include "dialects/tc/Transforms/Passes.h.inc"
+} // namespace tcc::tc
+
+using namespace mlir;
+using namespace tcc::tc;
+
+namespace {
+
+/// A size as `coef * factor * factor ...`, factors sorted so that equal
+/// products compare equal; a factor is a symbol or a parenthesized
+/// expression. Strings, not trees: nothing here recurses, however long a
+/// chain of ops a program builds.
+struct DimExpr {
+  bool known = false;
+  int64_t coef = 1;
+  SmallVector<std::string, 2> factors;
+
+  static DimExpr constant(int64_t c) { return DimExpr{true, c, {}}; }
+  static DimExpr symbol(StringRef s) { return DimExpr{true, 1, {s.str()}}; }
+  bool isConstant() const { return known && factors.empty(); }
+  bool operator==(const DimExpr &o) const {
+    return known && o.known && coef == o.coef && factors == o.factors;
+  }
+  bool operator!=(const DimExpr &o) const { return !(*this == o); }
+
+  /// The text the runtime evaluates (runtime/exec/ShapeChecks.h).
+  std::string text() const {
+    std::string t;
+    if (factors.empty() || coef != 1)
+      t = std::to_string(coef);
+    for (const std::string &f : factors)
+      t += (t.empty() ? "" : "*") + f;
+    return t;
+  }
+};
+
+DimExpr mul(const DimExpr &a, const DimExpr &b) {
+  DimExpr r;
+  if (!a.known || !b.known || llvm::MulOverflow(a.coef, b.coef, r.coef))
+    return {};
+  r.known = true;
+  r.factors = a.factors;
+  r.factors.append(b.factors.begin(), b.factors.end());
+  llvm::sort(r.factors);
+  return r;
+}
+
+/// `a / k` for k > 0, where a is a multiple of k (checked separately).
+DimExpr divide(const DimExpr &a, int64_t k) {
+  if (!a.known || k <= 0)
+    return {};
+  if (a.coef % k == 0) {
+    DimExpr r = a;
+    r.coef /= k;
+    return r;
+  }
+  return DimExpr{true, 1, {"(" + a.text() + "/" + std::to_string(k) + ")"}};
+}
+
+DimExpr add(const DimExpr &a, const DimExpr &b) {
+  if (!a.known || !b.known)
+    return {};
+  if (a.isConstant() && a.coef == 0)
+    return b;
+  if (b.isConstant() && b.coef == 0)
+    return a;
+  if (a.factors == b.factors) {
+    DimExpr r = a;
+    if (llvm::AddOverflow(a.coef, b.coef, r.coef))
+      return {};
+    return r;
+  }
+  return DimExpr{true, 1, {"(" + a.text() + "+" + b.text() + ")"}};
+}
+
+using Exprs = SmallVector<DimExpr, 4>;
+
+/// Whether the runtime can parse `s` as a symbol.
+bool isIdentifier(StringRef s) {
+  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
+    return false;
+  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// "file:line:col" of an op, for messages.
+std::string where(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc);
+      fused && !fused.getLocations().empty())
+    loc = fused.getLocations().front();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return text;
+}
+
+/// Derives the expressions of one function and the checks they need.
+class FunctionChecks {
+public:
+  FunctionChecks(func::FuncOp func) : func(func), b(func.getContext()) {}
+
+  void run() {
+    for (BlockArgument arg : func.getArguments())
+      exprs[arg] = argumentExprs(arg);
+    for (Operation &op : func.getBody().front())
+      visit(&op);
+    if (checks.empty())
+      func->removeAttr(kShapeChecksAttr);
+    else
+      func->setAttr(kShapeChecksAttr, b.getArrayAttr(checks));
+  }
+
+private:
+  Exprs argumentExprs(BlockArgument arg) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    Exprs result;
+    if (!type)
+      return result;
+    auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                 TcDialect::kDimsAttr);
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      DimExpr e;
+      if (!type.isDynamicDim(i))
+        e = DimExpr::constant(type.getDimSize(i));
+      else if (dims && i < (int64_t)dims.size())
+        if (auto name = dyn_cast<StringAttr>(dims[i]);
+            name && isIdentifier(name.getValue())) {
+          e = DimExpr::symbol(name.getValue());
+          inputSymbols.insert(name.getValue());
+        }
+      result.push_back(e);
+    }
+    return result;
+  }
+
+  /// The expressions of a value: known ones, static sizes, or unknown.
+  Exprs of(Value v) {
+    auto it = exprs.find(v);
+    if (it != exprs.end())
+      return it->second;
+    Exprs result;
+    if (auto type = dyn_cast<RankedTensorType>(v.getType()))
+      for (int64_t size : type.getShape())
+        result.push_back(ShapedType::isDynamic(size) ? DimExpr()
+                                                     : DimExpr::constant(size));
+    return result;
+  }
+
+  /// Records `lhs kind rhs` unless it holds for every size.
+  void check(StringRef kind, const DimExpr &lhs, const DimExpr &rhs,
+             const Twine &what, Location loc) {
+    if (!lhs.known || !rhs.known)
+      return;
+    // Two constants (sizes that cancelled out): kept only when false, so
+    // that every call is refused rather than run out of bounds.
+    if (lhs.isConstant() && rhs.isConstant()) {
+      int64_t a = lhs.coef, b = rhs.coef;
+      bool holds = kind == "eq"   ? a == b
+                   : kind == "le" ? a <= b
+                                  : b != 0 && a % b == 0;
+      if (holds)
+        return;
+    }
+    if (kind == "eq" && lhs == rhs)
+      return;
+    if (kind == "le" && lhs.isConstant() && lhs.coef <= 0)
+      return;
+    if (kind == "multiple" && rhs.isConstant() &&
+        (rhs.coef == 1 || lhs.coef % rhs.coef == 0))
+      return;
+    NamedAttrList attrs;
+    attrs.append("kind", b.getStringAttr(kind));
+    attrs.append("lhs", b.getStringAttr(lhs.text()));
+    attrs.append("rhs", b.getStringAttr(rhs.text()));
+    attrs.append("what", b.getStringAttr(what));
+    attrs.append("where", b.getStringAttr(where(loc)));
+    checks.push_back(attrs.getDictionary(b.getContext()));
+  }
+
+  static std::string opName(Operation *op) {
+    return "'" + op->getName().stripDialect().str() + "'";
+  }
+
+  /// numpy broadcasting of all but the `trailing` dimensions: dynamic sizes
+  /// aligned with each other are equal (the lowering takes the first one's
+  /// size and broadcasts only static 1s).
+  Exprs broadcast(Operation *op, ArrayRef<Value> operands,
+                  RankedTensorType resultType, int64_t trailing = 0,
+                  StringRef dimWhat = "dimension") {
+    int64_t rank = resultType.getRank() - trailing;
+    Exprs result;
+    for (int64_t i = 0; i < rank; ++i) {
+      DimExpr first;
+      bool haveFirst = false;
+      for (Value v : operands) {
+        Exprs e = of(v);
+        int64_t vRank = (int64_t)e.size() - trailing;
+        int64_t j = i - (rank - vRank);
+        auto type = cast<RankedTensorType>(v.getType());
+        if (j < 0 || !type.isDynamicDim(j))
+          continue;
+        if (!haveFirst) {
+          first = e[j];
+          haveFirst = true;
+          continue;
+        }
+        check("eq", first, e[j],
+              "operands of " + opName(op) + " differ in " + dimWhat + " " +
+                  Twine(i),
+              op->getLoc());
+      }
+      if (!resultType.isDynamicDim(i))
+        result.push_back(DimExpr::constant(resultType.getDimSize(i)));
+      else
+        result.push_back(haveFirst ? first : DimExpr());
+    }
+    return result;
+  }
+
+  void visit(Operation *op) {
+    if (op->getNumResults() != 1)
+      return visitOutputs(op);
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type)
+      return;
+    Value result = op->getResult(0);
+    if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, CmpOp,
+            SelectOp, CastOp, NegOp, AbsOp, ReluOp, ExpOp, LogOp, TanhOp,
+            SigmoidOp, SqrtOp, RsqrtOp, SoftmaxOp, LogSoftmaxOp>(op)) {
+      exprs[result] = broadcast(op, llvm::to_vector(op->getOperands()), type);
+    } else if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      visitMatmul(matmul, type);
+    } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+      Exprs in = of(transpose.getInput()), out;
+      for (int64_t p : transpose.getPerm())
+        out.push_back(in[p]);
+      exprs[result] = out;
+    } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      visitReshape(reshape, type);
+    } else if (auto broadcastTo = dyn_cast<BroadcastToOp>(op)) {
+      // A dynamic size broadcasts only against itself: the input's.
+      Exprs in = of(broadcastTo.getInput()), out = of(result);
+      int64_t offset = type.getRank() - (int64_t)in.size();
+      for (int64_t i = offset; i < type.getRank(); ++i)
+        if (type.isDynamicDim(i))
+          out[i] = in[i - offset];
+      exprs[result] = out;
+    } else if (auto slice = dyn_cast<SliceOp>(op)) {
+      visitSlice(slice);
+    } else if (auto concat = dyn_cast<ConcatOp>(op)) {
+      visitConcat(concat, type);
+    } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp>(op)) {
+      visitReduction(op);
+    }
+  }
+
+  void visitMatmul(MatmulOp op, RankedTensorType type) {
+    Exprs lhs = of(op.getLhs()), rhs = of(op.getRhs());
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    int64_t k = lhs.size() - 1;
+    if (lhsType.isDynamicDim(k))
+      check("eq", lhs[k], rhs[rhs.size() - 2],
+            "contraction dimensions of 'matmul' differ", op.getLoc());
+    Exprs out =
+        broadcast(op, {op.getLhs(), op.getRhs()}, type, 2, "batch dimension");
+    out.push_back(lhs[lhs.size() - 2]);
+    out.push_back(rhs.back());
+    exprs[op.getResult()] = out;
+  }
+
+  void visitReshape(ReshapeOp op, RankedTensorType type) {
+    Exprs in = of(op.getInput());
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    if (inType.hasStaticShape())
+      return; // the verifier checked the element counts
+    DimExpr count = DimExpr::constant(1);
+    for (const DimExpr &e : in)
+      count = mul(count, e);
+    int64_t rest = 1;
+    std::optional<int64_t> dynamicAt;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (!type.isDynamicDim(i)) {
+        if (llvm::MulOverflow(rest, type.getDimSize(i), rest))
+          return;
+      } else if (dynamicAt)
+        return; // several unknown sizes: nothing to derive
+      else
+        dynamicAt = i;
+    }
+    // "'reshape' of [N, 2] to [?, 3]": the sizes as the checks name them.
+    std::string what = "'reshape' of [";
+    for (auto [i, e] : llvm::enumerate(in))
+      what += (i ? ", " : "") + (e.known ? e.text() : std::string("?"));
+    what += "] to [";
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      what += (i ? ", " : "") + (type.isDynamicDim(i)
+                                     ? std::string("?")
+                                     : std::to_string(type.getDimSize(i)));
+    what += "]";
+    // A dynamic input never takes a static shape (the verifier), and with a
+    // zero-size rest any size fits.
+    if (!dynamicAt || rest == 0)
+      return;
+    check("multiple", count, DimExpr::constant(rest),
+          what + " needs a multiple of " + std::to_string(rest) + " elements",
+          op.getLoc());
+    Exprs out = of(op.getResult());
+    out[*dynamicAt] = divide(count, rest);
+    exprs[op.getResult()] = out;
+  }
+
+  void visitSlice(SliceOp op) {
+    Exprs in = of(op.getInput());
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    for (int64_t i = 0; i < inType.getRank(); ++i)
+      if (inType.isDynamicDim(i))
+        check("le", DimExpr::constant(op.getEnd()[i]), in[i],
+              "'slice' ends past dimension " + Twine(i) + " of its input",
+              op.getLoc());
+  }
+
+  void visitConcat(ConcatOp op, RankedTensorType type) {
+    int64_t axis = op.getAxis();
+    Exprs out;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (i != axis) {
+        // The same rule as broadcasting, without the 1s.
+        DimExpr first;
+        bool haveFirst = false;
+        for (Value v : op.getInputs()) {
+          if (!cast<RankedTensorType>(v.getType()).isDynamicDim(i))
+            continue;
+          DimExpr e = of(v)[i];
+          if (haveFirst)
+            check("eq", first, e,
+                  "inputs of 'concat' differ in dimension " + Twine(i),
+                  op.getLoc());
+          else
+            first = e;
+          haveFirst = true;
+        }
+        out.push_back(type.isDynamicDim(i)
+                          ? first
+                          : DimExpr::constant(type.getDimSize(i)));
+        continue;
+      }
+      DimExpr sum = DimExpr::constant(0);
+      for (Value v : op.getInputs())
+        sum = add(sum, of(v)[i]);
+      out.push_back(
+          type.isDynamicDim(i) ? sum : DimExpr::constant(type.getDimSize(i)));
+    }
+    exprs[op.getResult()] = out;
+  }
+
+  void visitReduction(Operation *op) {
+    Value input = op->getOperand(0);
+    auto inType = cast<RankedTensorType>(input.getType());
+    Exprs in = of(input);
+    SmallVector<int64_t> axes;
+    bool keepdims = op->hasAttr("keepdims");
+    if (auto argmax = dyn_cast<ArgmaxOp>(op))
+      axes.push_back(argmax.getAxis());
+    else if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
+      axes.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+    // max, min and argmax of nothing have no value (numpy raises).
+    if (isa<MaxOp, MinOp, ArgmaxOp>(op))
+      for (int64_t a : axes)
+        if (inType.isDynamicDim(a))
+          check("le", DimExpr::constant(1), in[a],
+                opName(op) + " over dimension " + Twine(a) + ", which is empty",
+                op->getLoc());
+    Exprs out;
+    for (int64_t i = 0; i < inType.getRank(); ++i) {
+      if (!llvm::is_contained(axes, i))
+        out.push_back(in[i]);
+      else if (keepdims)
+        out.push_back(DimExpr::constant(1));
+    }
+    exprs[op->getResult(0)] = out;
+  }
+
+  /// A declared output size `N` is what the runtime allocates: the value
+  /// computed must have it.
+  void visitOutputs(Operation *op) {
+    auto ret = dyn_cast<func::ReturnOp>(op);
+    if (!ret)
+      return;
+    for (auto [r, value] : llvm::enumerate(ret.getOperands())) {
+      auto dims = func.getResultAttrOfType<ArrayAttr>(r, TcDialect::kDimsAttr);
+      auto name = func.getResultAttrOfType<StringAttr>(r, TcDialect::kNameAttr);
+      Exprs e = of(value);
+      if (!dims)
+        continue;
+      // Where the value is computed says more than the function's end.
+      Operation *def = value.getDefiningOp();
+      Location at = def ? def->getLoc() : ret.getLoc();
+      for (auto [i, d] : llvm::enumerate(dims)) {
+        auto symbol = dyn_cast<StringAttr>(d);
+        if (!symbol || i >= e.size() || !inputSymbols.count(symbol.getValue()))
+          continue;
+        check("eq", e[i], DimExpr::symbol(symbol.getValue()),
+              "output '" + (name ? name.getValue() : StringRef()) +
+                  "' differs from its declared size in dimension " + Twine(i),
+              at);
+      }
+    }
+  }
+
+  func::FuncOp func;
+  Builder b;
+  DenseMap<Value, Exprs> exprs;
+  llvm::StringSet<> inputSymbols;
+  SmallVector<Attribute> checks;
+};
+
+struct ShapeChecksPass
+    : public tcc::tc::impl::ShapeChecksBase<ShapeChecksPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        FunctionChecks(func).run();
+  }
+};
+
+} // namespace

@@ -1,0 +1,72 @@
+// RUN: tc-opt %s -tc-shape-checks | FileCheck %s
+
+// Two sizes derived from different symbols must agree where they meet.
+// CHECK-LABEL: func.func @add
+// CHECK-SAME: tc.shape_checks = [{kind = "eq", lhs = "2*N", rhs = "3*M", what = "operands of 'add' differ in dimension 0", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+5]]:8"}]
+func.func @add(%x: tensor<?x2xf32> {tc.dims = ["N", 2]},
+               %w: tensor<?x3xf32> {tc.dims = ["M", 3]}) -> tensor<?xf32> {
+  %a = tc.reshape %x : tensor<?x2xf32> -> tensor<?xf32>
+  %b = tc.reshape %w : tensor<?x3xf32> -> tensor<?xf32>
+  %s = tc.add %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}
+
+// Facts that hold for every size are not recorded: one symbol against
+// itself, a static 1 broadcast, a product in another order, a reshape that
+// divides whatever N is, and a function without dynamic sizes.
+// CHECK-LABEL: func.func @always
+// CHECK-NOT: tc.shape_checks
+// CHECK-LABEL: func.func @static
+// CHECK-NOT: tc.shape_checks
+func.func @always(%x: tensor<?x6xf32> {tc.dims = ["N", 6]},
+                  %y: tensor<?x1xf32> {tc.dims = ["N", 1]},
+                  %z: tensor<1x6xf32>) -> tensor<?x3xf32> {
+  %a = tc.add %x, %y : tensor<?x6xf32>, tensor<?x1xf32> -> tensor<?x6xf32>
+  %b = tc.add %a, %z : tensor<?x6xf32>, tensor<1x6xf32> -> tensor<?x6xf32>
+  %t = tc.transpose %b perm = [1, 0] : tensor<?x6xf32> -> tensor<6x?xf32>
+  %r = tc.reshape %t : tensor<6x?xf32> -> tensor<?xf32>
+  %q = tc.reshape %b : tensor<?x6xf32> -> tensor<?xf32>
+  %c = tc.add %r, %q : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  %d = tc.reshape %c : tensor<?xf32> -> tensor<?x3xf32>
+  return %d : tensor<?x3xf32>
+}
+func.func @static(%x: tensor<4x6xf32>) -> tensor<2x1xf32> {
+  %s = tc.slice %x begin = [0, 0] end = [2, 1] step = [1, 1] : tensor<4x6xf32> -> tensor<2x1xf32>
+  return %s : tensor<2x1xf32>
+}
+
+// Slice ends within dynamic dimensions; a reshape to -1 that may not
+// divide, and the size it gives ((N/3)) carried on.
+// CHECK-LABEL: func.func @slice_reshape
+// CHECK-SAME: {kind = "le", lhs = "4", rhs = "N", what = "'slice' ends past dimension 0 of its input", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+7]]:8"}
+// CHECK-SAME: {kind = "multiple", lhs = "N", rhs = "3", what = "'reshape' of [N] to [?, 3] needs a multiple of 3 elements", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+7]]:8"}
+// CHECK-SAME: {kind = "eq", lhs = "(N/3)", rhs = "M", what = "operands of 'mul' differ in dimension 0", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+7]]:8"}]
+func.func @slice_reshape(%x: tensor<?x5xf32> {tc.dims = ["N", 5]},
+                         %v: tensor<?xf32> {tc.dims = ["N"]},
+                         %m: tensor<?x3xf32> {tc.dims = ["M", 3]})
+    -> (tensor<4x1xf32>, tensor<?x3xf32>) {
+  %s = tc.slice %x begin = [0, 0] end = [4, 1] step = [1, 1] : tensor<?x5xf32> -> tensor<4x1xf32>
+  %r = tc.reshape %v : tensor<?xf32> -> tensor<?x3xf32>
+  %p = tc.mul %r, %m : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
+  return %s, %p : tensor<4x1xf32>, tensor<?x3xf32>
+}
+
+// matmul: batch dimensions and the contraction; concat: the other
+// dimensions agree and the axis adds up; argmax of nothing; and an output
+// whose computed size must be its declared symbol.
+// CHECK-LABEL: func.func @rest
+// CHECK-SAME: tc.shape_checks = [{kind = "eq", lhs = "B", rhs = "C", what = "contraction dimensions of 'matmul' differ", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+10]]:8"}
+// CHECK-SAME: {kind = "eq", lhs = "A", rhs = "D", what = "operands of 'matmul' differ in batch dimension 0"
+// CHECK-SAME: {kind = "eq", lhs = "B", rhs = "C", what = "inputs of 'concat' differ in dimension 1", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+9]]:8"}
+// CHECK-SAME: {kind = "le", lhs = "1", rhs = "B", what = "'argmax' over dimension 1, which is empty"
+// CHECK-SAME: {kind = "eq", lhs = "(A+D)", rhs = "A", what = "output 'o' differs from its declared size in dimension 0", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+8]]:8"}]
+func.func @rest(%l: tensor<?x3x?xf32> {tc.dims = ["A", 3, "B"]},
+                %r: tensor<?x?x2xf32> {tc.dims = ["D", "C", 2]},
+                %p: tensor<?x?xf32> {tc.dims = ["A", "B"]},
+                %q: tensor<?x?xf32> {tc.dims = ["D", "C"]})
+    -> (tensor<?x3x2xf32>, tensor<?xi64> {tc.dims = ["A"], tc.name = "o"}) {
+  %m = tc.matmul %l, %r : tensor<?x3x?xf32>, tensor<?x?x2xf32> -> tensor<?x3x2xf32>
+  %c = tc.concat %p, %q axis = 0 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %a = tc.argmax %c axis = 1 : tensor<?x?xf32> -> tensor<?xi64>
+  return %m, %a : tensor<?x3x2xf32>, tensor<?xi64>
+}

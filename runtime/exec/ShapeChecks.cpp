@@ -1,0 +1,210 @@
+//===- ShapeChecks.cpp - evaluating the shape facts of a manifest --------===//
+
+#include "runtime/exec/ShapeChecks.h"
+
+#include <cctype>
+#include <vector>
+
+namespace tcc {
+
+namespace {
+
+/// One token of an expression in reverse Polish order: a number, a symbol
+/// or an operator.
+struct Token {
+  enum class Kind { Number, Symbol, Op } kind;
+  int64_t number = 0;
+  std::string text; ///< the symbol; the operator (one character)
+};
+
+int precedence(char op) { return op == '+' ? 1 : 2; }
+
+/// Shunting-yard: `text` in reverse Polish order, or an error.
+Result<std::vector<Token>> toPostfix(const std::string &text) {
+  auto bad = [&](const std::string &why) {
+    return Status::error(ErrorCode::InvalidArgument,
+                         "size expression '" + text + "': " + why);
+  };
+  std::vector<Token> out;
+  std::vector<char> ops;
+  size_t depth = 0; // operands on the evaluation stack
+  bool expectOperand = true;
+  auto popOp = [&]() -> Status {
+    if (depth < 2)
+      return bad("an operator lacks an operand");
+    --depth;
+    out.push_back({Token::Kind::Op, 0, std::string(1, ops.back())});
+    ops.pop_back();
+    return Status::success();
+  };
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (expectOperand && std::isdigit((unsigned char)c)) {
+      int64_t v = 0;
+      for (; i < text.size() && std::isdigit((unsigned char)text[i]); ++i)
+        if (__builtin_mul_overflow(v, 10, &v) ||
+            __builtin_add_overflow(v, text[i] - '0', &v))
+          return bad("a number overflows int64");
+      out.push_back({Token::Kind::Number, v, {}});
+      ++depth;
+      expectOperand = false;
+    } else if (expectOperand && (std::isalpha((unsigned char)c) || c == '_')) {
+      size_t start = i;
+      while (i < text.size() &&
+             (std::isalnum((unsigned char)text[i]) || text[i] == '_'))
+        ++i;
+      out.push_back({Token::Kind::Symbol, 0, text.substr(start, i - start)});
+      ++depth;
+      expectOperand = false;
+    } else if (expectOperand && c == '(') {
+      ops.push_back(c);
+      ++i;
+    } else if (!expectOperand && (c == '+' || c == '*' || c == '/')) {
+      while (!ops.empty() && ops.back() != '(' &&
+             precedence(ops.back()) >= precedence(c))
+        TCC_RETURN_IF_ERROR(popOp());
+      ops.push_back(c);
+      expectOperand = true;
+      ++i;
+    } else if (!expectOperand && c == ')') {
+      while (!ops.empty() && ops.back() != '(')
+        TCC_RETURN_IF_ERROR(popOp());
+      if (ops.empty())
+        return bad("unbalanced ')'");
+      ops.pop_back();
+      ++i;
+    } else {
+      return bad("unexpected '" + std::string(1, c) + "'");
+    }
+  }
+  if (expectOperand)
+    return bad("incomplete");
+  while (!ops.empty()) {
+    if (ops.back() == '(')
+      return bad("unbalanced '('");
+    TCC_RETURN_IF_ERROR(popOp());
+  }
+  if (depth != 1)
+    return bad("malformed");
+  return out;
+}
+
+bool isNumber(const std::string &text) {
+  if (text.empty())
+    return false;
+  for (char c : text)
+    if (!std::isdigit((unsigned char)c))
+      return false;
+  return true;
+}
+
+/// "2*N = 6", or "6" for a plain number.
+std::string describe(const std::string &text, int64_t value) {
+  if (isNumber(text))
+    return text;
+  return text + " = " + std::to_string(value);
+}
+
+} // namespace
+
+Status validateSizeExpression(const std::string &text) {
+  return toPostfix(text).status();
+}
+
+Result<int64_t> evaluateSizeExpression(const std::string &text,
+                                       const Bindings &bindings) {
+  TCC_ASSIGN_OR_RETURN(std::vector<Token> postfix, toPostfix(text));
+  std::vector<int64_t> stack;
+  for (const Token &t : postfix) {
+    if (t.kind == Token::Kind::Number) {
+      stack.push_back(t.number);
+      continue;
+    }
+    if (t.kind == Token::Kind::Symbol) {
+      const Bindings::Binding *b = bindings.find(t.text);
+      if (!b)
+        return Status::error(ErrorCode::Internal, "size expression '" + text +
+                                                      "' uses " + t.text +
+                                                      ", which no input binds");
+      stack.push_back(b->size);
+      continue;
+    }
+    // toPostfix counted the operands: two are on the stack.
+    int64_t rhs = stack.back();
+    stack.pop_back();
+    int64_t &lhs = stack.back();
+    bool overflow = false;
+    if (t.text == "+") {
+      overflow = __builtin_add_overflow(lhs, rhs, &lhs);
+    } else if (t.text == "*") {
+      overflow = __builtin_mul_overflow(lhs, rhs, &lhs);
+    } else {
+      if (rhs == 0)
+        return Status::error(ErrorCode::Internal,
+                             "size expression '" + text + "' divides by 0");
+      lhs /= rhs;
+    }
+    if (overflow)
+      return Status::error(ErrorCode::Internal,
+                           "size expression '" + text + "' overflows int64");
+  }
+  return stack.back();
+}
+
+const char *shapeCheckKindName(ShapeCheck::Kind kind) {
+  switch (kind) {
+  case ShapeCheck::Kind::Equal:
+    return "eq";
+  case ShapeCheck::Kind::AtMost:
+    return "le";
+  case ShapeCheck::Kind::Multiple:
+    return "multiple";
+  }
+  return "eq";
+}
+
+bool parseShapeCheckKind(const std::string &name, ShapeCheck::Kind &kind) {
+  for (ShapeCheck::Kind k : {ShapeCheck::Kind::Equal, ShapeCheck::Kind::AtMost,
+                             ShapeCheck::Kind::Multiple})
+    if (name == shapeCheckKindName(k)) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+Status checkShapes(const FunctionSpec &f, const Bindings &bindings) {
+  for (const ShapeCheck &c : f.checks) {
+    auto located = [&](const Status &s) {
+      return Status::error(s.code(), "'" + f.name + "' at " + c.where + ": " +
+                                         c.what + ": " + s.message());
+    };
+    Result<int64_t> lhs = evaluateSizeExpression(c.lhs, bindings);
+    if (!lhs.ok())
+      return located(lhs.status());
+    Result<int64_t> rhs = evaluateSizeExpression(c.rhs, bindings);
+    if (!rhs.ok())
+      return located(rhs.status());
+    int64_t a = lhs.value(), b = rhs.value();
+    bool holds = false;
+    switch (c.kind) {
+    case ShapeCheck::Kind::Equal:
+      holds = a == b;
+      break;
+    case ShapeCheck::Kind::AtMost:
+      holds = a <= b;
+      break;
+    case ShapeCheck::Kind::Multiple:
+      holds = b != 0 && a % b == 0;
+      break;
+    }
+    if (!holds)
+      return Status::error(ErrorCode::ShapeMismatch,
+                           "'" + f.name + "' at " + c.where + ": " + c.what +
+                               ": " + describe(c.lhs, a) + " vs " +
+                               describe(c.rhs, b));
+  }
+  return Status::success();
+}
+
+} // namespace tcc

@@ -1,0 +1,39 @@
+//===- ShapeChecks.h - evaluating the shape facts of a manifest ----------===//
+//
+// A size expression is text over integers, symbols bound by a call's inputs
+// (`N`), `*`, `/` (exact: divisibility is checked first), `+` and
+// parentheses, as the compiler's tc-shape-checks pass writes it: `2*N`,
+// `(N*5/3)`, `(N+M)`. Parsed without recursion, so no manifest can exhaust
+// the stack; evaluated in int64 with overflow reported.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_EXEC_SHAPECHECKS_H
+#define TCC_RUNTIME_EXEC_SHAPECHECKS_H
+
+#include "runtime/exec/CallBindings.h"
+
+#include <string>
+
+namespace tcc {
+
+/// Success when `text` is a well-formed size expression.
+Status validateSizeExpression(const std::string &text);
+
+/// The value of `text` under `bindings`; an Internal error for an unbound
+/// symbol, a division by zero or an overflow, which the compiler's
+/// expressions over real arrays' sizes do not produce.
+Result<int64_t> evaluateSizeExpression(const std::string &text,
+                                       const Bindings &bindings);
+
+/// "eq", "le", "multiple" and back.
+const char *shapeCheckKindName(ShapeCheck::Kind kind);
+bool parseShapeCheckKind(const std::string &name, ShapeCheck::Kind &kind);
+
+/// Evaluates every shape check of `f`: a ShapeMismatch that names the
+/// function, the op's location and both sizes for the first that fails.
+Status checkShapes(const FunctionSpec &f, const Bindings &bindings);
+
+} // namespace tcc
+
+#endif // TCC_RUNTIME_EXEC_SHAPECHECKS_H
