@@ -50,6 +50,9 @@ struct Failure {
 /// and output runs both borrowed and not); each is compiled. A third run
 /// repeats the first in debug mode, which checks the contract from inside
 /// the runtime (and poisons donated inputs).
+/// Mismatched-size mode (see setMismatchedSizes).
+bool mismatchedSizes = false;
+
 constexpr int kCompiledVariants = 2;
 constexpr int kVariants = 3;
 const char *kVariantNames[kVariants] = {"as written", "every flag flipped",
@@ -255,6 +258,14 @@ private:
   /// Variant 0's results, which the others must repeat bit for bit.
   std::vector<std::vector<RefTensor>> firstOutputs_;
   std::map<std::string, RefTensor> firstShared_;
+  /// Calls of variant 0, and how many of them the runtime refused.
+  int calls = 0, refused = 0;
+
+public:
+  std::string counts() const {
+    return "calls " + std::to_string(calls) + " refused " +
+           std::to_string(refused);
+  }
 };
 
 void Session::parse() {
@@ -340,6 +351,7 @@ void Session::plan() {
               "load-error", "looking up a function")
             ->spec();
     std::map<std::string, int64_t> symbols;
+    bool scramble = mismatchedSizes && rng() % 2 == 0;
     for (const ArgSpec &a : spec.args) {
       if (a.role != ArgRole::Input)
         continue;
@@ -350,8 +362,15 @@ void Session::plan() {
           continue;
         }
         if (!symbols.count(d.symbol))
-          symbols[d.symbol] = 1 + int64_t(rng() % kMaxSymbolSize);
-        shape.push_back(symbols[d.symbol]);
+          symbols[d.symbol] = mismatchedSizes
+                                  ? int64_t(rng() % (kMaxSymbolSize + 1))
+                                  : 1 + int64_t(rng() % kMaxSymbolSize);
+        // Mismatched sizes: in half of the calls, half of the dimensions
+        // ignore the binding.
+        if (scramble && rng() % 2 == 0)
+          shape.push_back(int64_t(rng() % (kMaxSymbolSize + 3)));
+        else
+          shape.push_back(symbols[d.symbol]);
       }
       PlannedInput in;
       in.value = randomTensor(rng, fromRuntime(a.dtype), shape);
@@ -459,15 +478,43 @@ void Session::runVariant(int variant) {
       saved.push_back(check(args.back().copy(), "call-error", where));
     }
     reference::CallResult expected;
+    std::string rejected; // why the reference cannot evaluate the call
     try {
       expected = interpreter_->call(fname, refInputs, before);
     } catch (const reference::ReferenceError &e) {
-      fail("invalid",
-           where + ": the reference cannot evaluate it: " + e.what());
+      rejected = e.what();
+      if (!mismatchedSizes)
+        fail("invalid",
+             where + ": the reference cannot evaluate it: " + rejected);
     }
     Result<std::vector<Array>> result = fn.call(args);
+    calls += variant == 0;
+    if (!result.ok() && mismatchedSizes) {
+      // Refused: for a reason a user can act on, and with nothing changed.
+      refused += variant == 0;
+      if (result.status().code() == ErrorCode::Internal)
+        fail("bad-refusal", where + ": " + result.status().toString());
+      for (size_t i = 0; i < args.size(); ++i)
+        if (!viewsUpdated[i] && !args[i].bitwiseEqual(saved[i]))
+          fail("half-applied",
+               where + ": refused (" + result.status().toString() +
+                   "), but input " + std::to_string(i) + " was written");
+      std::map<std::string, RefTensor> after = sharedValues(rt);
+      for (const auto &[var, value] : before)
+        for (size_t i = 0; i < value.data.size(); ++i)
+          if (!sameBits(value.data[i], after.at(var).data[i]))
+            fail("half-applied",
+                 where + ": refused (" + result.status().toString() +
+                     "), but shared variable '" + var + "' changed");
+      outputs.emplace_back();
+      continue;
+    }
     if (!result.ok())
       fail("call-error", where + ": " + result.status().toString());
+    if (!rejected.empty())
+      fail("silent-mismatch",
+           where + ": the runtime ran a call that the reference rejects (" +
+               rejected + ")");
     std::vector<Array> outs = result.value();
     if (outs.size() != expected.outputs.size())
       fail("wrong-value", where + ": wrong number of outputs");
@@ -533,12 +580,16 @@ void Session::runVariant(int variant) {
         return false;
     return true;
   };
-  for (size_t c = 0; c < outputs.size(); ++c)
+  for (size_t c = 0; c < outputs.size(); ++c) {
+    if (outputs[c].size() != firstOutputs_[c].size())
+      fail("flag-dependence", tag + ", call " + std::to_string(c + 1) +
+                                  ": refused by one variant only");
     for (size_t o = 0; o < outputs[c].size(); ++o)
       if (!same(outputs[c][o], firstOutputs_[c][o]))
         fail("flag-dependence", tag + ", call " + std::to_string(c + 1) +
                                     ": output " + std::to_string(o) +
                                     " differs from variant 0's");
+  }
   for (const auto &[var, value] : final)
     if (!same(value, firstShared_.at(var)))
       fail("flag-dependence", tag + ": shared variable '" + var +
@@ -569,15 +620,18 @@ void Session::run() {
 
 } // namespace
 
+void setMismatchedSizes(bool on) { mismatchedSizes = on; }
+
 Verdict runProgram(const ProgramText &program) {
+  Session session(program);
   try {
-    Session(program).run();
+    session.run();
   } catch (const Failure &f) {
     return f.verdict;
   } catch (const std::exception &e) {
     return {"invalid", std::string("exception: ") + e.what()};
   }
-  return {};
+  return {"", session.counts()};
 }
 
 ChildRun startIsolated(const ProgramText &program, unsigned timeoutSeconds) {

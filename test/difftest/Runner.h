@@ -31,7 +31,18 @@ struct Verdict {
   bool ok() const { return kind.empty(); }
 };
 
-/// Runs `program` in this process.
+/// Mismatched-size mode (`campaign --mismatched-sizes`): calls get inputs
+/// whose dynamic dimensions disagree with each other, are 0, or break what
+/// the program's slices and reshapes need. A call the runtime accepts must
+/// be one the reference accepts, with the same values; a call it refuses
+/// must be refused with a Status that is not Internal, and change nothing.
+/// A call the runtime accepts and the reference rejects is the finding
+/// `silent-mismatch`; one refused with changes is `half-applied`. Forked
+/// children inherit the mode.
+void setMismatchedSizes(bool on);
+
+/// Runs `program` in this process. A passing verdict's message counts the
+/// calls: "calls C refused R".
 Verdict runProgram(const ProgramText &program);
 
 /// A forked child running one program.

@@ -1,10 +1,11 @@
 //===- main.cpp - tcc-difftest: differential testing of random graphs -----===//
 //
 //   tcc-difftest generate --seed S            print program S
-//   tcc-difftest check FILE.tg...             run programs (regressions)
+//   tcc-difftest check [--mismatched-sizes] FILE.tg...
+//                                             run programs (regressions)
 //   tcc-difftest campaign [--seed S] [--count N] [--jobs J] [--out DIR]
 //                         [--timeout SEC] [--shrink-budget K] [--no-shrink]
-//                         [--max-seconds T]
+//                         [--max-seconds T] [--mismatched-sizes]
 //
 // A campaign runs programs S, S+1, ..., S+N-1, each in a forked child (a
 // crash or a hang is a finding, not the end of the campaign), shrinks every
@@ -35,10 +36,10 @@ namespace {
 
 int usage() {
   std::cerr << "usage: tcc-difftest generate --seed S\n"
-               "       tcc-difftest check FILE.tg...\n"
+               "       tcc-difftest check [--mismatched-sizes] FILE.tg...\n"
                "       tcc-difftest campaign [--seed S] [--count N] [--jobs J] "
                "[--out DIR] [--timeout SEC] [--shrink-budget K] "
-               "[--no-shrink] [--max-seconds T]\n";
+               "[--no-shrink] [--max-seconds T] [--mismatched-sizes]\n";
   return 2;
 }
 
@@ -101,7 +102,18 @@ struct CampaignOptions {
   std::string out;
   /// Start no new program after this many seconds (0: no limit).
   double maxSeconds = 0;
+  /// Calls with sizes that disagree (see setMismatchedSizes).
+  bool mismatchedSizes = false;
 };
+
+/// Adds a passing verdict's "calls C refused R" to the totals.
+void countCalls(const Verdict &v, uint64_t &calls, uint64_t &refused) {
+  unsigned long long c = 0, r = 0;
+  if (std::sscanf(v.message.c_str(), "calls %llu refused %llu", &c, &r) == 2) {
+    calls += c;
+    refused += r;
+  }
+}
 
 /// Compiles and runs one small program in this process, so that the
 /// children forked afterwards inherit the loaded libraries (the JIT's
@@ -130,7 +142,7 @@ int campaign(const CampaignOptions &o) {
   std::map<int, std::pair<ChildRun, uint64_t>> running;
   std::map<std::string, uint64_t> byKind;
   std::vector<std::pair<uint64_t, Verdict>> failures;
-  uint64_t next = 0, done = 0, last = o.count;
+  uint64_t next = 0, done = 0, last = o.count, calls = 0, refused = 0;
   while (next < last || !running.empty()) {
     if (o.maxSeconds > 0 && last == o.count && next < o.count &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -159,6 +171,8 @@ int campaign(const CampaignOptions &o) {
     running.erase(it);
     ++done;
     byKind[v.ok() ? "pass" : v.kind]++;
+    if (v.ok())
+      countCalls(v, calls, refused);
     if (!v.ok()) {
       std::cerr << "seed " << seed << ": " << v.kind << ": "
                 << firstLine(v.message) << "\n";
@@ -183,6 +197,7 @@ int campaign(const CampaignOptions &o) {
     program.notes = {"failure: " + final.kind + ": " + firstLine(final.message),
                      "found by: tcc-difftest campaign --seed " +
                          std::to_string(seed) + " --count 1" +
+                         (o.mismatchedSizes ? " --mismatched-sizes" : "") +
                          (o.shrink ? " (then shrunk)" : "")};
     std::string text = program.print();
     if (o.out.empty()) {
@@ -200,6 +215,10 @@ int campaign(const CampaignOptions &o) {
             << (seconds > 0 ? double(done) / seconds : 0) << " programs/s:";
   for (const auto &[kind, n] : byKind)
     std::cout << " " << kind << " " << n;
+  std::cout << "; passing programs made " << calls << " calls";
+  if (o.mismatchedSizes)
+    std::cout << ", " << refused << " refused with an error and "
+              << calls - refused << " run and checked";
   std::cout << "\n";
   return failures.empty() ? 0 : 1;
 }
@@ -211,8 +230,13 @@ int main(int argc, char **argv) {
     return usage();
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
-  if (command == "check")
+  if (command == "check") {
+    if (!args.empty() && args[0] == "--mismatched-sizes") {
+      setMismatchedSizes(true);
+      args.erase(args.begin());
+    }
     return args.empty() ? usage() : check(args);
+  }
   CampaignOptions o;
   for (size_t i = 0; i < args.size(); ++i) {
     auto value = [&]() -> const char * {
@@ -236,6 +260,8 @@ int main(int argc, char **argv) {
       o.maxSeconds = std::strtod(value(), nullptr);
     else if (args[i] == "--no-shrink")
       o.shrink = false;
+    else if (args[i] == "--mismatched-sizes")
+      o.mismatchedSizes = true;
     else if (args[i] == "--out")
       o.out = value();
     else
@@ -245,7 +271,9 @@ int main(int argc, char **argv) {
     std::cout << generateProgram(o.seed).print();
     return 0;
   }
-  if (command == "campaign")
+  if (command == "campaign") {
+    setMismatchedSizes(o.mismatchedSizes);
     return campaign(o);
+  }
   return usage();
 }
