@@ -59,6 +59,12 @@ awk '{ s = 0; for (i = 3; i <= NF; ++i) s += $i;
        if (NF != 12 || s < 0.99 || s > 1.01) exit 1 }' "$work/aot.txt" ||
   fail "the probabilities do not sum to 1"
 diff "$work/aot.txt" "$work/jit.txt" || fail "the JIT and the artifact differ"
+# CUDA support is opened only by CUDA programs.
+(cd "$work/fresh" && LD_DEBUG=files "$work/hosts/run_artifact" mlp.so) \
+  > /dev/null 2> "$work/ld-debug.txt"
+if grep 'file=.*libtcc_cuda' "$work/ld-debug.txt"; then
+  fail "a CPU artifact loaded libtcc_cuda.so"
+fi
 
 step "an artifact of another manifest version is refused with a message"
 sed 's/tcc-manifest 1/tcc-manifest 9/' "$work/fresh/mlp.so" \
