@@ -6,6 +6,7 @@
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "runtime/loader/ManifestText.h"
+#include "runtime/loader/RuntimeFiles.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -93,28 +94,40 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
   llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("cc");
   if (!linker)
     return emitError(loc) << "cannot link a shared object: no 'cc' on PATH";
-  // Matrix products call the runtime's kernels library: link it, and find
-  // it again at load time where it was built.
+  // The artifact travels (docs/embedding.md): no RUNPATH, and the kernels
+  // that matrix products and strided copies call are linked in from
+  // libtcc_kernels.a, hidden (--exclude-libs) so that neither another
+  // artifact's copy nor a process's own memrefCopy takes their place.
   std::string pathText = path.str();
-  std::string kernels = kernelsLibraryPath();
-  std::string rpath =
-      "-Wl,-rpath," + llvm::sys::path::parent_path(kernels).str();
-  llvm::SmallVector<llvm::StringRef> argv = {
-      *linker, "-shared", "-o", pathText, objectPath, kernels, rpath, "-lm"};
+  std::string kernels = kernelsArchivePath();
+  if (!llvm::sys::fs::exists(kernels))
+    return emitError(loc) << "a shared object links the kernels archive, "
+                             "which is not at '"
+                          << kernels
+                          << "' (it belongs beside libtcc_runtime.so, or set "
+                             "TCC_KERNELS_LIBRARY to the libtcc_kernels.so "
+                             "beside it)";
+  llvm::SmallVector<llvm::StringRef> argv = {*linker,
+                                             "-shared",
+                                             "-o",
+                                             pathText,
+                                             objectPath,
+                                             kernels,
+                                             "-Wl,--exclude-libs,ALL",
+                                             "-ldl",
+                                             "-lm"};
   // GPU host code calls the mgpu* functions of libtcc_cuda.so: linked by
-  // name, so the artifact finds it by rpath or LD_LIBRARY_PATH elsewhere.
+  // name, without a path; the runtime opens it before such an artifact.
   std::string cuda = cudaLibraryPath();
   std::string cudaDir = "-L" + llvm::sys::path::parent_path(cuda).str();
   std::string cudaName = "-l:" + llvm::sys::path::filename(cuda).str();
-  std::string cudaRpath =
-      "-Wl,-rpath," + llvm::sys::path::parent_path(cuda).str();
   if (gpu) {
     if (!llvm::sys::fs::exists(cuda))
       return emitError(loc)
              << "a GPU shared object links the CUDA runtime library, which "
                 "is not at '"
              << cuda << "' (build runtime/cuda, or set TCC_CUDA_LIBRARY)";
-    argv.append({cudaDir, cudaName, cudaRpath});
+    argv.append({cudaDir, cudaName});
   }
   std::string message;
   if (llvm::sys::ExecuteAndWait(*linker, argv, std::nullopt, {}, 0, 0,

@@ -43,10 +43,11 @@ struct CachedCompileResult {
   std::string describe() const;
 };
 
-/// Loads the kernels library (and OpenBLAS, which it links) on another
-/// thread while the caller parses: every artifact links it, and loading it
-/// is most of what a cache hit costs in a new process. The library stays
-/// loaded; the destructor waits for the thread.
+/// Loads the kernels library on another thread while the caller parses.
+/// Artifacts used to link it by name, and loading it was most of what a
+/// cache hit cost in a new process; they now carry the kernels inside
+/// (libtcc_kernels.a, docs/embedding.md), so this only warms up the JIT's
+/// copy. The library stays loaded; the destructor waits for the thread.
 class DependencyPreload {
 public:
   DependencyPreload();

@@ -46,7 +46,7 @@ std::string buildIdOf(const dl_phdr_info &info) {
 }
 
 /// "size:mtime" of a file: the fallback identity of an object without a
-/// build id, and the identity of the kernels library (not loaded here).
+/// build id, and the identity of the kernels archive (linked into artifacts).
 std::string fileStamp(const std::string &path) {
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(path, status))
@@ -78,9 +78,9 @@ int visit(dl_phdr_info *info, size_t, void *data) {
   llvm::StringRef file =
       name.rsplit('/').second.empty() ? name : name.rsplit('/').second;
   bool isSelf = holds(*info, scan.self);
-  bool isDependency = file.starts_with("libMLIR") ||
-                      file.starts_with("libLLVM") ||
-                      file.starts_with("libmlir");
+  bool isDependency =
+      file.starts_with("libMLIR") || file.starts_with("libLLVM") ||
+      file.starts_with("libmlir") || file.starts_with("libtcc_runtime");
   if (!isSelf && !isDependency)
     return 0;
   std::string id = buildIdOf(*info);
@@ -107,7 +107,8 @@ const std::string &tcc::compilerIdentity() {
     Scan scan;
     scan.self = reinterpret_cast<uintptr_t>(&visit);
     dl_iterate_phdr(visit, &scan);
-    std::string kernels = kernelsLibraryPath();
+    // Artifacts link the kernels in from the archive.
+    std::string kernels = kernelsArchivePath();
     return compilerVersionText() + ";" + scan.ids + "kernels=" + kernels + ":" +
            fileStamp(kernels);
   }();

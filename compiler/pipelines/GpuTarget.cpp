@@ -46,12 +46,3 @@ std::vector<std::string> tcc::collectPtx(ModuleOp module) {
   });
   return ptx;
 }
-
-std::string tcc::cudaLibraryPath() {
-  if (const char *path = std::getenv("TCC_CUDA_LIBRARY"); path && *path)
-    return path;
-  llvm::SmallString<128> path(
-      llvm::sys::path::parent_path(kernelsLibraryPath()));
-  llvm::sys::path::append(path, "libtcc_cuda.so");
-  return std::string(path);
-}

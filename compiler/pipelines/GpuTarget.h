@@ -27,11 +27,6 @@ std::string knownGpuArchs();
 /// per module, in order).
 std::vector<std::string> collectPtx(mlir::ModuleOp module);
 
-/// Where libtcc_cuda.so (the mgpu* functions that GPU host code calls) is:
-/// $TCC_CUDA_LIBRARY, else beside the kernels library built with this
-/// compiler.
-std::string cudaLibraryPath();
-
 } // namespace tcc
 
 #endif // TCC_COMPILER_PIPELINES_GPUTARGET_H

@@ -1,6 +1,7 @@
 //===- MatmulToBlas.cpp - route matrix products to OpenBLAS ---------------===//
 
 #include "compiler/pipelines/MatmulToBlas.h"
+#include "runtime/loader/RuntimeFiles.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -14,9 +15,17 @@
 using namespace mlir;
 
 std::string tcc::kernelsLibraryPath() {
-  if (const char *path = std::getenv("TCC_KERNELS_LIBRARY"))
+  if (const char *path = std::getenv("TCC_KERNELS_LIBRARY"); path && *path)
     return path;
-  return TCC_KERNELS_LIBRARY;
+  return runtimeLibraryFile("libtcc_kernels.so");
+}
+
+std::string tcc::kernelsArchivePath() {
+  std::string path = kernelsLibraryPath();
+  StringRef name(path);
+  if (name.ends_with(".so"))
+    return name.drop_back(3).str() + ".a";
+  return path + ".a";
 }
 
 namespace {

@@ -13,9 +13,14 @@ namespace tcc {
 /// Anything else stays for the generated loops.
 std::unique_ptr<mlir::Pass> createMatmulToBlasPass();
 
-/// Where the kernels library is: $TCC_KERNELS_LIBRARY, else the one built
-/// with this compiler.
+/// Where the kernels library that the JIT loads is: $TCC_KERNELS_LIBRARY,
+/// else libtcc_kernels.so beside the runtime library (build/lib, or PREFIX/lib
+/// when installed; runtime/loader/RuntimeFiles.h).
 std::string kernelsLibraryPath();
+
+/// The kernels as an archive, which shared-object artifacts link in:
+/// libtcc_kernels.a beside kernelsLibraryPath().
+std::string kernelsArchivePath();
 
 } // namespace tcc
 

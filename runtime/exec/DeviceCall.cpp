@@ -8,9 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/cuda/CompiledCodeErrors.h"
-#include "runtime/cuda/CudaDevice.h"
 #include "runtime/exec/CallBindings.h"
+#include "runtime/exec/CudaSupport.h"
 #include "runtime/exec/Function.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
@@ -51,12 +50,12 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
                          "'" + spec_.name + "' takes " +
                              std::to_string(numInputs) + " inputs, got " +
                              std::to_string(inputs.size()));
-  Result<cuda::CudaDevice *> cudaDevice = cuda::CudaDevice::get();
-  if (!cudaDevice.ok())
-    return Status::error(
-        cudaDevice.status().code(),
-        "'" + spec_.name + "' runs on CUDA: " + cudaDevice.status().message());
-  Device &device = *cudaDevice.value();
+  Result<Device *> cuda = cudaDevice();
+  if (!cuda.ok())
+    return Status::error(cuda.status().code(),
+                         "'" + spec_.name +
+                             "' runs on CUDA: " + cuda.status().message());
+  Device &device = *cuda.value();
 
   // 1. Check every input and variable; nothing changes before all pass.
   size_t numArgs = spec_.args.size();
@@ -213,11 +212,11 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
   for (const DeviceArray &a : args)
     descriptors.add(a.data(), a.shape());
   std::vector<void *> pointers = descriptors.pointers();
-  cuda::clearCompiledCodeError();
+  clearCudaCodeError();
   entry_(pointers.data());
-  Status failed = cuda::takeCompiledCodeError();
+  Status failed = takeCudaCodeError();
   if (failed.ok())
-    failed = cudaDevice.value()->synchronize();
+    failed = synchronizeCuda(device);
   if (!failed.ok())
     return Status::error(failed.code(), "call of '" + spec_.name + "' on " +
                                             device.name() + ": " +

@@ -1,7 +1,7 @@
 //===- Runtime.cpp - the managed memory space and its loaded programs -----===//
 
 #include "runtime/exec/Runtime.h"
-#include "runtime/cuda/CudaDevice.h"
+#include "runtime/exec/CudaSupport.h"
 #include "runtime/exec/Initializers.h"
 
 #include <algorithm>
@@ -111,7 +111,7 @@ Status Runtime::load(std::shared_ptr<const Program> program) {
   // The shared variables of a CUDA program live in device memory.
   Device *home = &hostDevice();
   if (manifest.target == Target::Cuda) {
-    Result<cuda::CudaDevice *> device = cuda::CudaDevice::get();
+    Result<Device *> device = cudaDevice();
     if (!device.ok())
       return Status::error(device.status().code(),
                            "cannot load a program compiled for CUDA: " +

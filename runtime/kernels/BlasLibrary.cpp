@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <dlfcn.h>
+#include <pthread.h>
 
 #ifndef TCC_BLAS_LIBRARY
 #define TCC_BLAS_LIBRARY "libopenblas.so.0"
@@ -42,9 +43,16 @@ BlasLibrary load() {
 
 } // namespace
 
+namespace {
+BlasLibrary library;
+pthread_once_t loaded = PTHREAD_ONCE_INIT;
+} // namespace
+
+// pthread_once, not a function-local static: artifacts link the kernels in
+// with the C driver, and a static's guard would need libstdc++.
 const BlasLibrary &blasLibrary() {
-  static const BlasLibrary lib = load();
-  return lib;
+  pthread_once(&loaded, [] { library = load(); });
+  return library;
 }
 
 } // namespace tcc::kernels

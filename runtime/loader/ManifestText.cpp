@@ -91,7 +91,7 @@ std::vector<std::string> split(const std::string &s, char sep) {
 
 std::string printManifest(const Manifest &m) {
   std::ostringstream os;
-  os << "tcc-manifest 1\n";
+  os << "tcc-manifest " << kManifestVersion << "\n";
   // Host is the default and is not written, so host manifests read as before.
   if (m.target != Target::Host)
     os << "target " << targetName(m.target) << "\n";
@@ -181,8 +181,11 @@ Result<Manifest> parseManifest(const std::string &text) {
     if (number == 1) {
       if (w.size() != 2 || w[0] != "tcc-manifest")
         return bad("not a tcc manifest");
-      if (w[1] != "1")
-        return bad("unsupported manifest version " + w[1]);
+      if (w[1] != std::to_string(kManifestVersion))
+        return bad("unsupported manifest version " + w[1] +
+                   " (this runtime reads version " +
+                   std::to_string(kManifestVersion) +
+                   "): compile the artifact again with this runtime's tcc");
       continue;
     }
     const std::string &kind = w[0];

@@ -31,6 +31,14 @@
 
 namespace tcc {
 
+/// The version of the artifact ABI, written on the manifest's first line. An
+/// artifact of another version is refused with a message, never run. Bump it
+/// with any change that an artifact from the other side would misread: the
+/// manifest grammar, the entry points' calling convention (one array of
+/// memref descriptor pointers, runtime/exec/MemrefDescriptor.h), or what
+/// artifacts expect from the loading process (docs/embedding.md).
+constexpr int kManifestVersion = 1;
+
 /// The text form of a manifest.
 std::string printManifest(const Manifest &manifest);
 

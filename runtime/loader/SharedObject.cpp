@@ -1,20 +1,47 @@
 //===- SharedObject.cpp - load an ahead-of-time compiled artifact ---------===//
 
 #include "runtime/loader/SharedObject.h"
+#include "runtime/exec/CudaSupport.h"
 #include "runtime/loader/ManifestText.h"
 
 #include <dlfcn.h>
 
 namespace tcc {
+namespace {
+
+/// dlopen, or the dynamic loader's reason in `why`.
+void *open(const std::string &name, std::string &why) {
+  void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *reason = dlerror();
+    why = reason ? reason : "unknown error";
+  }
+  return handle;
+}
+
+} // namespace
 
 Result<std::shared_ptr<Program>> loadSharedObject(const std::string &path) {
   // dlopen searches the library path for a bare name: "./x.so" is meant.
   std::string name = path.find('/') == std::string::npos ? "./" + path : path;
-  void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string why;
+  void *handle = open(name, why);
+  // An artifact compiled for CUDA needs libtcc_cuda.so (NEEDED, by name),
+  // which the runtime opens on first use: open it, then the artifact again.
+  if (!handle && why.find("libtcc_cuda.so") != std::string::npos) {
+    if (Status cuda = loadCudaSupport(); !cuda.ok())
+      return Status::error(cuda.code(),
+                           "cannot load '" + path +
+                               "', compiled for CUDA: " + cuda.message());
+    handle = open(name, why);
+  }
   if (!handle) {
-    const char *why = dlerror();
-    return Status::error(ErrorCode::IoError, "cannot load '" + path + "': " +
-                                                 (why ? why : "unknown error"));
+    // Artifacts of older tcc versions need libtcc_kernels.so, by a path in
+    // the build tree that made them.
+    if (why.find("libtcc_kernels.so") != std::string::npos)
+      why += " (an artifact of an older tcc: compile it again)";
+    return Status::error(ErrorCode::IoError,
+                         "cannot load '" + path + "': " + why);
   }
   std::shared_ptr<void> code(handle, [](void *h) { dlclose(h); });
   auto *text = static_cast<const char *>(dlsym(handle, "tcc_manifest"));

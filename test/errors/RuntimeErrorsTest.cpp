@@ -210,5 +210,7 @@ TEST_CASE("artifacts", "[errors][artifact]") {
   CHECK_ERROR(parseManifest("not a manifest\n"), InvalidArgument,
               "manifest line 1: not a tcc manifest");
   CHECK_ERROR(parseManifest("tcc-manifest 7\n"), InvalidArgument,
-              "manifest line 1: unsupported manifest version 7");
+              "manifest line 1: unsupported manifest version 7 (this runtime "
+              "reads version 1): compile the artifact again with this "
+              "runtime's tcc");
 }
