@@ -40,6 +40,9 @@ enum class TokenKind {
   LessEq,
   Greater,
   GreaterEq,
+  Amp,   ///< & (logical and of bools)
+  Pipe,  ///< | (logical or of bools)
+  Tilde, ///< ~ (logical not of bools)
 };
 
 /// A token: its kind, its text in the buffer, and where it starts.

@@ -624,3 +624,95 @@ func.func @dead_code(%x: tensor<3xf32>) -> tensor<3xf32> {
   tc.update [@W] %x : tensor<3xf32>
   return %e : tensor<3xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Rounding, sign and logic
+//===----------------------------------------------------------------------===//
+
+// Rounding what is already rounded changes nothing; sign(sign(x)) is
+// sign(x).
+// CHECK-LABEL: func.func @rounded_twice(
+// CHECK-SAME: %[[X:.*]]: tensor<3xf32>, %[[I:.*]]: tensor<3xi32>)
+// CHECK-NEXT: %[[F:.*]] = tc.floor %[[X]] : tensor<3xf32>
+// CHECK-NEXT: %[[S:.*]] = tc.sign %[[I]] : tensor<3xi32>
+// CHECK-NEXT: return %[[F]], %[[S]]
+func.func @rounded_twice(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %f = tc.floor %x : tensor<3xf32>
+  %r = tc.round %f : tensor<3xf32>
+  %c = tc.ceil %r : tensor<3xf32>
+  %s = tc.sign %i : tensor<3xi32>
+  %t = tc.sign %s : tensor<3xi32>
+  return %c, %t : tensor<3xf32>, tensor<3xi32>
+}
+
+// -----
+
+// Rounding is not idempotent through other ops.
+// CHECK-LABEL: func.func @round_of_sin(
+// CHECK: tc.sin
+// CHECK: tc.round
+func.func @round_of_sin(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %s = tc.sin %x : tensor<3xf32>
+  %r = tc.round %s : tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+// not(not x) is x.
+// CHECK-LABEL: func.func @not_not(
+// CHECK-SAME: %[[P:.*]]: tensor<?xi1>)
+// CHECK-NEXT: return %[[P]]
+func.func @not_not(%p: tensor<?xi1>) -> tensor<?xi1> {
+  %a = tc.not %p : tensor<?xi1>
+  %b = tc.not %a : tensor<?xi1>
+  return %b : tensor<?xi1>
+}
+
+// -----
+
+// x and true, x or false, x xor false are x (a constant on the left moves
+// right); x and x is x.
+// CHECK-LABEL: func.func @logic_identities(
+// CHECK-SAME: %[[P:.*]]: tensor<3xi1>)
+// CHECK-NEXT: return %[[P]], %[[P]], %[[P]], %[[P]]
+func.func @logic_identities(%p: tensor<3xi1>) -> (tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>) {
+  %t = tc.constant dense<true> : tensor<3xi1>
+  %f = tc.constant dense<false> : tensor<3xi1>
+  %a = tc.and %t, %p : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %o = tc.or %p, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %x = tc.xor %p, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %s = tc.and %p, %p : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  return %a, %o, %x, %s : tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>
+}
+
+// -----
+
+// x and false is false, x or true is true; constants fold.
+// CHECK-LABEL: func.func @logic_absorbing(
+// CHECK-DAG: %[[F:.*]] = tc.constant dense<false> : tensor<3xi1>
+// CHECK-DAG: %[[T:.*]] = tc.constant dense<true> : tensor<3xi1>
+// CHECK: return %[[F]], %[[T]], %[[T]], %[[F]]
+func.func @logic_absorbing(%p: tensor<3xi1>) -> (tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>) {
+  %t = tc.constant dense<true> : tensor<3xi1>
+  %f = tc.constant dense<false> : tensor<3xi1>
+  %a = tc.and %p, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %o = tc.or %p, %t : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %x = tc.xor %t, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %n = tc.not %t : tensor<3xi1>
+  return %a, %o, %x, %n : tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>
+}
+
+// -----
+
+// The identity does not apply where the operand broadcasts to a larger
+// result.
+// CHECK-LABEL: func.func @logic_broadcast(
+// CHECK: tc.and
+func.func @logic_broadcast(%p: tensor<3xi1>) -> tensor<2x3xi1> {
+  %t = tc.constant dense<true> : tensor<2x3xi1>
+  %a = tc.and %p, %t : tensor<3xi1>, tensor<2x3xi1> -> tensor<2x3xi1>
+  return %a : tensor<2x3xi1>
+}

@@ -1,0 +1,162 @@
+//===- MathTest.cpp - math functions, rounding, clip and logic ------------===//
+//
+// erf log1p expm1 softplus sin cos floor ceil round sign clip, the logical
+// ops and operators, and inf/nan and calls on literals: every float dtype
+// with a dynamic dimension, checked against the float64 reference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/e2e/Harness.h"
+
+#include <limits>
+
+using namespace tcc::e2e;
+
+namespace {
+
+const std::vector<DTypeKind> kFloatTypes = {DTypeKind::F32, DTypeKind::F64,
+                                            DTypeKind::F16, DTypeKind::BF16};
+
+/// The float math functions on `x : T[N, 7]` (any value) and `p : T[N, 7]`
+/// (log1p's domain, > -1).
+std::string mathGraph(DTypeKind dtype) {
+  std::string t = std::string(tgName(dtype)) + "[N, 7]";
+  return "tg 1\n"
+         "func math(x : " +
+         t + ", p : " + t +
+         ")\n"
+         "    -> (er : " +
+         t + ", l1 : " + t + ", e1 : " + t + ", sp : " + t + ", si : " + t +
+         ", co : " + t + ", sg : " + t +
+         ") {\n"
+         "  er = erf(x)\n"
+         "  l1 = log1p(p)\n"
+         "  e1 = expm1(x)\n"
+         "  sp = softplus(x * 8)\n"
+         "  si = sin(x)\n"
+         "  co = cos(x)\n"
+         "  sg = sign(x)\n"
+         "}\n"
+         "func rounding(x : " +
+         t + ", lo : " + tgName(dtype) + "[7], hi : " + tgName(dtype) +
+         "[]) -> (fl : " + t + ", ce : " + t + ", ro : " + t + ", cl : " + t +
+         ") {\n"
+         "  fl = floor(x)\n"
+         "  ce = ceil(x)\n"
+         "  ro = round(x)\n"
+         "  cl = clip(x, lo, hi)\n"
+         "}\n";
+}
+
+} // namespace
+
+TEST_CASE("float math functions", "[elementwise][math]") {
+  Random rng(301);
+  for (DTypeKind dtype : kFloatTypes) {
+    INFO("dtype " << tgName(dtype));
+    Graph g(mathGraph(dtype));
+    for (int64_t n : {3, 16}) {
+      RefTensor x = rng.uniform(dtype, {n, 7}, -4, 4);
+      RefTensor p = rng.uniform(dtype, {n, 7}, -0.95, 20);
+      g.call("math", {x, p});
+    }
+  }
+}
+
+TEST_CASE("log1p and expm1 keep small values", "[elementwise][math]") {
+  // log(1 + x) and exp(x) - 1 would lose every digit here.
+  for (DTypeKind dtype : {DTypeKind::F32, DTypeKind::F64}) {
+    INFO("dtype " << tgName(dtype));
+    Graph g("tg 1\nfunc small(x : " + std::string(tgName(dtype)) +
+            "[N]) -> (l : " + tgName(dtype) + "[N], e : " + tgName(dtype) +
+            "[N]) {\n  l = log1p(x)\n  e = expm1(x)\n}\n");
+    RefTensor x(dtype, {6}, {1e-10, -3e-9, 1e-5, -2e-7, 0, 1e-20});
+    g.call("small", {x}, {dtype == DTypeKind::F64 ? 1e-14 : 1e-6, 0});
+  }
+}
+
+TEST_CASE("softplus at the extremes", "[elementwise][math]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  Graph g("tg 1\nfunc sp(x : f32[N]) -> (y : f32[N]) { y = softplus(x) }\n");
+  RefTensor x(DTypeKind::F32, {7}, {-100, -20, 0, 20, 100, 1e30, -inf});
+  g.call("sp", {x});
+}
+
+TEST_CASE("rounding, ties to even, and clip", "[elementwise][math]") {
+  Random rng(302);
+  // Ties of both parities and signs, and values near them.
+  std::vector<double> ties = {-2.5, -1.5, -0.5, 0.5,   1.5,  2.5, 3.5,
+                              -3.0, 0.0,  2.0,  -0.25, 0.75, 1.25};
+  for (DTypeKind dtype : kFloatTypes) {
+    INFO("dtype " << tgName(dtype));
+    Graph g(mathGraph(dtype));
+    for (int64_t n : {2, 9}) {
+      g.call("rounding",
+             {rng.choice(dtype, {n, 7}, ties), rng.uniform(dtype, {7}, -2, 0),
+              rng.uniform(dtype, {}, 0.5, 2)});
+      g.call("rounding",
+             {rng.uniform(dtype, {n, 7}, -50, 50),
+              rng.uniform(dtype, {7}, -20, 0), rng.uniform(dtype, {}, 0, 20)});
+    }
+  }
+}
+
+TEST_CASE("integer sign and clip", "[elementwise][math]") {
+  Random rng(303);
+  for (DTypeKind dtype : {DTypeKind::I32, DTypeKind::I64}) {
+    INFO("dtype " << tgName(dtype));
+    std::string n = tgName(dtype);
+    Graph g("tg 1\nfunc f(x : " + n + "[N, 5], lo : " + n +
+            "[5]) -> (s : " + n + "[N, 5], c : " + n + "[N, 5], k : " + n +
+            "[N, 5]) {\n"
+            "  s = sign(x)\n"
+            "  c = clip(x, lo, 7)\n"
+            "  k = clip(x, -3, 3)\n"
+            "}\n");
+    for (int64_t rows : {1, 6})
+      g.call("f", {rng.uniform(dtype, {rows, 5}, -10, 10),
+                   rng.uniform(dtype, {5}, -8, 0)});
+  }
+}
+
+TEST_CASE("logical ops and operators", "[elementwise][math]") {
+  Random rng(304);
+  Graph g(R"(tg 1
+func logic(p : bool[N, 4], q : bool[4], x : f32[N, 4])
+    -> (a : bool[N, 4], o : bool[N, 4], n : bool[N, 4], xo : bool[N, 4],
+        fa : bool[N, 4], fo : bool[N, 4], fn : bool[N, 4], mix : bool[N, 4],
+        lit : bool[N, 4]) {
+  a = p & q
+  o = p | q
+  n = ~p
+  xo = logical_xor(p, q)
+  fa = logical_and(x > 0, q)
+  fo = logical_or(p, x < -1)
+  fn = logical_not(x > 2)
+  mix = (x > 0) & ~q | p & (x < 3)
+  lit = p & true | false
+}
+)");
+  for (int64_t n : {1, 5})
+    g.call("logic",
+           {rng.uniform(DTypeKind::I1, {n, 4}), rng.uniform(DTypeKind::I1, {4}),
+            rng.uniform(DTypeKind::F32, {n, 4}, -4, 4)});
+}
+
+TEST_CASE("inf, nan and calls on literals", "[elementwise][math]") {
+  Random rng(305);
+  Graph g(R"(tg 1
+func lits(x : f32[N], c : bool[N]) -> (m : f32[N], s : f32[N], w : f32[N],
+    e : f64[N], n : f32[N], k : i64[N]) {
+  m = maximum(x, -inf)
+  s = x * sqrt(16) + exp(0) - erf(0)
+  w = select(c, 1.0, 0.0)
+  e = cast(x, dtype=f64) + log1p(1e-10) + round(2.5) + floor(-0.5)
+  n = select(c, x, nan)
+  k = select(c, abs(-3), sign(-7))
+}
+)");
+  for (int64_t n : {2, 7})
+    g.call("lits", {rng.uniform(DTypeKind::F32, {n}, -3, 3),
+                    rng.uniform(DTypeKind::I1, {n})});
+}
