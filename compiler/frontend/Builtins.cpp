@@ -203,6 +203,22 @@ Builtin reduction(ReduceKind kind) {
           }};
 }
 
+/// var and std: a reduction with `ddof` (default 0, as numpy).
+Builtin moment(ReduceKind kind) {
+  return {1,
+          false,
+          {"axis", "keepdims", "ddof"},
+          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                 ArrayRef<TensorRef> t) -> TensorRef {
+            FailureOr<SmallVector<int64_t>> axes = kw.integers("axis");
+            FailureOr<bool> keep = kw.boolean("keepdims", false);
+            FailureOr<int64_t> ddof = kw.integer("ddof", 0);
+            if (failed(axes) || failed(keep) || failed(ddof))
+              return {};
+            return b.reduce(c.loc, kind, t[0], *axes, *keep, *ddof);
+          }};
+}
+
 Builtin normalization(bool log) {
   return {1,
           false,
@@ -267,6 +283,9 @@ const llvm::StringMap<Builtin> &builtins() {
     m["max"] = reduction(ReduceKind::Max);
     m["min"] = reduction(ReduceKind::Min);
     m["prod"] = reduction(ReduceKind::Prod);
+    m["logsumexp"] = reduction(ReduceKind::LogSumExp);
+    m["var"] = moment(ReduceKind::Var);
+    m["std"] = moment(ReduceKind::Std);
     m["softmax"] = normalization(false);
     m["log_softmax"] = normalization(true);
     m["matmul"] = {

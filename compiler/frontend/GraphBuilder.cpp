@@ -586,14 +586,21 @@ TensorRef GraphBuilder::cast(Location loc, TensorRef input, Type elementType) {
 }
 
 TensorRef GraphBuilder::reduce(Location loc, ReduceKind kind, TensorRef input,
-                               ArrayRef<int64_t> axes, bool keepdims) {
+                               ArrayRef<int64_t> axes, bool keepdims,
+                               int64_t ddof) {
   if (!input)
     return {};
   Type elt = input.elementType();
-  if (isBool(elt) || (kind == ReduceKind::Mean && !isFloat(elt))) {
+  bool needsFloat = kind != ReduceKind::Sum && kind != ReduceKind::Max &&
+                    kind != ReduceKind::Min && kind != ReduceKind::Prod;
+  if (isBool(elt) || (needsFloat && !isFloat(elt))) {
     error(loc) << "this reduction needs a "
-               << (kind == ReduceKind::Mean ? "floating-point" : "numeric")
-               << " tensor, got " << describe(elt, input.shape);
+               << (needsFloat ? "floating-point" : "numeric") << " tensor, got "
+               << describe(elt, input.shape);
+    return {};
+  }
+  if (ddof < 0) {
+    error(loc) << "ddof must not be negative, got " << ddof;
     return {};
   }
   int64_t rank = input.shape.size();
@@ -635,6 +642,17 @@ TensorRef GraphBuilder::reduce(Location loc, ReduceKind kind, TensorRef input,
     break;
   case ReduceKind::Prod:
     op = builder.create<tc::ProdOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::LogSumExp:
+    op = builder.create<tc::LogSumExpOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::Var:
+    op = builder.create<tc::VarOp>(loc, type, x, axesAttr,
+                                   builder.getI64IntegerAttr(ddof), keep);
+    break;
+  case ReduceKind::Std:
+    op = builder.create<tc::StdOp>(loc, type, x, axesAttr,
+                                   builder.getI64IntegerAttr(ddof), keep);
     break;
   }
   return make(op, *shape);

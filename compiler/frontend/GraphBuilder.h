@@ -68,7 +68,7 @@ enum class UnaryKind {
   Round
 };
 enum class LogicalKind { And, Or, Xor };
-enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+enum class ReduceKind { Sum, Mean, Max, Min, Prod, LogSumExp, Var, Std };
 
 /// How a GraphBuilder treats what is suspicious but valid.
 struct GraphBuilderOptions {
@@ -139,9 +139,11 @@ public:
   TensorRef clip(mlir::Location loc, TensorRef input, TensorRef low,
                  TensorRef high);
   TensorRef cast(mlir::Location loc, TensorRef input, mlir::Type elementType);
-  /// Empty `axes` reduces over every axis.
+  /// Empty `axes` reduces over every axis. `ddof` (not negative) is for
+  /// Var and Std only.
   TensorRef reduce(mlir::Location loc, ReduceKind kind, TensorRef input,
-                   llvm::ArrayRef<int64_t> axes, bool keepdims);
+                   llvm::ArrayRef<int64_t> axes, bool keepdims,
+                   int64_t ddof = 0);
   TensorRef argmax(mlir::Location loc, TensorRef input, int64_t axis,
                    bool keepdims);
   TensorRef matmul(mlir::Location loc, TensorRef lhs, TensorRef rhs);

@@ -586,11 +586,14 @@ bool Generator::genReduce() {
     axes.push_back(below(rank));
   bool keep = chance(0.4);
   double count = 1;
+  bool staticCount = true; // every reduced dimension is static
   Dims dims;
   for (int k = 0; k < rank; ++k) {
     bool reduced = std::count(axes.begin(), axes.end(), k) != 0;
-    if (reduced)
+    if (reduced) {
       count *= double(a.dims[size_t(k)].max());
+      staticCount = staticCount && a.dims[size_t(k)].sym.empty();
+    }
     if (!reduced)
       dims.push_back(a.dims[size_t(k)]);
     else if (keep)
@@ -617,7 +620,33 @@ bool Generator::genReduce() {
   bool fl = isFloat(a.dt);
   double B = a.bound, e = a.err;
   bool inexact = fl && (e != 0 || count > 1);
-  switch (below(5)) {
+  switch (below(8)) {
+  case 5: {
+    // logsumexp is 1-Lipschitz in the largest deviation of its inputs.
+    if (!fl)
+      return false;
+    double Bl = B + std::log(count);
+    return addTemp("logsumexp(" + args + ")", a.dt, dims, Bl,
+                   e + 2 * eps(a.dt) * (count + 4) * (Bl + 1));
+  }
+  case 6:
+  case 7: {
+    // var: each input moves it by at most 4 B e / (n - ddof). ddof = 1
+    // only where n >= 2 surely (a dynamic size may be 1 at run time).
+    if (!fl)
+      return false;
+    int ddof = staticCount && count >= 2 && chance(0.5) ? 1 : 0;
+    double n = count - ddof;
+    double Bv = 4 * B * B * count / n;
+    double ev = 4 * B * e * count / n + e * e * count / n +
+                2 * eps(a.dt) * (count + 4) * Bv;
+    std::string withDdof = args + (ddof ? ", ddof=1" : "");
+    if (chance(0.5))
+      return addTemp("var(" + withDdof + ")", a.dt, dims, Bv, ev);
+    // |sqrt(a) - sqrt(b)| <= sqrt(|a - b|).
+    return addTemp("std(" + withDdof + ")", a.dt, dims, std::sqrt(Bv),
+                   std::sqrt(ev) + 2 * eps(a.dt) * std::sqrt(Bv));
+  }
   case 0:
     return addTemp("sum(" + args + ")", a.dt, dims, count * B,
                    count * e +

@@ -160,3 +160,40 @@ func lits(x : f32[N], c : bool[N]) -> (m : f32[N], s : f32[N], w : f32[N],
     g.call("lits", {rng.uniform(DTypeKind::F32, {n}, -3, 3),
                     rng.uniform(DTypeKind::I1, {n})});
 }
+
+TEST_CASE("logsumexp, var and std", "[reduction][math]") {
+  Random rng(306);
+  for (DTypeKind dtype : kFloatTypes) {
+    INFO("dtype " << tgName(dtype));
+    std::string n = tgName(dtype);
+    Graph g("tg 1\nfunc stats(x : " + n + "[N, 6, 4]) -> (l : " + n +
+            "[N, 4], lk : " + n + "[N, 1, 1], v : " + n + "[6, 4], s : " + n +
+            "[N], v1 : " + n + "[N, 1, 4], s1 : " + n +
+            "[N, 6]) {\n"
+            "  l = logsumexp(x, axis=1)\n"
+            "  lk = logsumexp(x * 30, axis=[1, 2], keepdims=true)\n"
+            "  v = var(x, axis=0)\n"
+            "  s = std(x, axis=[1, 2])\n"
+            "  v1 = var(x + 100, axis=1, keepdims=true, ddof=1)\n"
+            "  s1 = std(x, axis=-1, ddof=1)\n"
+            "}\n");
+    for (int64_t rows : {1, 5})
+      g.call("stats", {rng.uniform(dtype, {rows, 6, 4}, -3, 3)});
+  }
+}
+
+TEST_CASE("logsumexp of infinities and var of too few elements",
+          "[reduction][math]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Graph g(R"(tg 1
+func edge(x : f32[N, 3]) -> (l : f32[N], v : f32[N]) {
+  l = logsumexp(x, axis=1)
+  v = var(x, axis=1, ddof=3)
+}
+)");
+  // Rows: all -inf, one +inf, a NaN, large finite values.
+  RefTensor x(DTypeKind::F32, {4, 3},
+              {-inf, -inf, -inf, 1, inf, 2, 3, nan, 1, 1e30, 1e30, -1e30});
+  g.call("edge", {x});
+}

@@ -24,7 +24,8 @@ using Operands = llvm::ArrayRef<const RefTensor *>;
 /// xor, cmp, select, clip, cast.
 std::optional<RefTensor> evalElementwise(mlir::Operation &op,
                                          Operands operands);
-/// sum mean max min prod argmax, matmul, softmax log_softmax.
+/// sum mean max min prod logsumexp var std argmax, matmul, softmax
+/// log_softmax.
 std::optional<RefTensor> evalReduction(mlir::Operation &op, Operands operands);
 /// transpose reshape broadcast_to slice concat constant.
 std::optional<RefTensor> evalDataMovement(mlir::Operation &op,

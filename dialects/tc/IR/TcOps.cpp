@@ -128,7 +128,27 @@ TC_REDUCTION_VERIFIER(MeanOp)
 TC_REDUCTION_VERIFIER(MaxOp)
 TC_REDUCTION_VERIFIER(MinOp)
 TC_REDUCTION_VERIFIER(ProdOp)
+TC_REDUCTION_VERIFIER(LogSumExpOp)
 #undef TC_REDUCTION_VERIFIER
+
+/// var and std: a reduction with a non-negative ddof.
+static LogicalResult verifyMoment(Operation *op, Value input,
+                                  ArrayRef<int64_t> axes, int64_t ddof,
+                                  bool keepdims) {
+  if (ddof < 0)
+    return op->emitOpError() << "ddof must not be negative, got " << ddof;
+  return verifyReduction(op, input, axes, keepdims);
+}
+
+LogicalResult VarOp::verify() {
+  return verifyMoment(getOperation(), getInput(), getAxes(), getDdof(),
+                      getKeepdims());
+}
+
+LogicalResult StdOp::verify() {
+  return verifyMoment(getOperation(), getInput(), getAxes(), getDdof(),
+                      getKeepdims());
+}
 
 LogicalResult ArgmaxOp::verify() {
   auto emit = [&] { return emitOpError(); };

@@ -254,6 +254,37 @@ def Tc_MeanOp : Tc_ReduceOp<"mean", "the arithmetic mean", Tc_FloatTensor>;
 def Tc_MaxOp : Tc_ReduceOp<"max", "the maximum", Tc_NumericTensor>;
 def Tc_MinOp : Tc_ReduceOp<"min", "the minimum", Tc_NumericTensor>;
 def Tc_ProdOp : Tc_ReduceOp<"prod", "multiplication", Tc_NumericTensor>;
+def Tc_LogSumExpOp : Tc_ReduceOp<"logsumexp",
+    "`log(sum(exp(x)))`, computed stably as `m + log(sum(exp(x - m)))` with "
+    "`m` the maximum (0 where it is infinite, so that all -inf gives -inf)",
+    Tc_FloatTensor>;
+
+class Tc_MomentOp<string mnemonic, string what> : Tc_Op<mnemonic, [Pure]> {
+  let summary = what # " over axes, with a delta degrees of freedom";
+  let description = [{
+    Computes }] # what # [{ of `input` over the listed `axes` (sorted,
+    distinct, each in `[0, rank)`) as numpy does: the mean first, then
+    `sum((x - mean)**2) / max(n - ddof, 0)` where `n` is the number of
+    reduced elements (so `ddof = 1` is the unbiased estimate, and `n <= ddof`
+    gives inf or NaN). `ddof` is not negative. With `keepdims` the reduced
+    dimensions stay with size 1. f16 and bf16 are computed in f32.
+
+    ```mlir
+    %r = tc.}] # mnemonic # [{ %x axes = [1] ddof = 1 keepdims : tensor<?x3xf32> -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+                       I64Attr:$ddof, UnitAttr:$keepdims);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes `ddof` `=` $ddof (`keepdims` $keepdims^)?
+    attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_VarOp : Tc_MomentOp<"var", "the variance">;
+def Tc_StdOp : Tc_MomentOp<"std", "the standard deviation (the square root of the variance)">;
 
 def Tc_ArgmaxOp : Tc_Op<"argmax", [Pure]> {
   let summary = "index of the maximum along one axis";

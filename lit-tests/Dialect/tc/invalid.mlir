@@ -981,3 +981,21 @@ func.func @clip_result_type(%x: tensor<3xi32>, %lo: tensor<2x1xi32>) {
   %0 = tc.clip %x, %lo, %lo : tensor<3xi32>, tensor<2x1xi32>, tensor<2x1xi32> -> tensor<3xi32>
   return
 }
+
+// -----
+
+// var and std take a non-negative ddof.
+func.func @var_negative_ddof(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'tc.var' op ddof must not be negative, got -1}}
+  %0 = tc.var %x axes = [0] ddof = -1 : tensor<3xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+// logsumexp is a reduction: its result type follows the axes.
+func.func @logsumexp_result(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tc.logsumexp' op result type 'tensor<4xf32>' does not match the inferred type 'tensor<3xf32>'}}
+  %0 = tc.logsumexp %x axes = [0] : tensor<4x3xf32> -> tensor<4xf32>
+  return
+}

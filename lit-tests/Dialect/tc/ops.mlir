@@ -288,6 +288,20 @@ func.func @logic(%p: tensor<4x1xi1>, %q: tensor<3xi1>) -> tensor<4x3xi1> {
   return %not : tensor<4x3xi1>
 }
 
+// CHECK-LABEL: func.func @statistics(
+// CHECK-SAME: %[[X:.*]]: tensor<?x3xf32>, %[[H:.*]]: tensor<4x5x6xbf16>)
+// CHECK: %[[L:.*]] = tc.logsumexp %[[X]] axes = [1] : tensor<?x3xf32> -> tensor<?xf32>
+// CHECK: %[[V:.*]] = tc.var %[[X]] axes = [1] ddof = 1 keepdims : tensor<?x3xf32> -> tensor<?x1xf32>
+// CHECK: %[[S:.*]] = tc.std %[[H]] axes = [0, 2] ddof = 0 : tensor<4x5x6xbf16> -> tensor<5xbf16>
+// CHECK: return %[[L]], %[[V]], %[[S]]
+func.func @statistics(%x: tensor<?x3xf32>, %h: tensor<4x5x6xbf16>)
+    -> (tensor<?xf32>, tensor<?x1xf32>, tensor<5xbf16>) {
+  %lse = tc.logsumexp %x axes = [1] : tensor<?x3xf32> -> tensor<?xf32>
+  %var = tc.var %x axes = [1] ddof = 1 keepdims : tensor<?x3xf32> -> tensor<?x1xf32>
+  %std = tc.std %h axes = [0, 2] ddof = 0 : tensor<4x5x6xbf16> -> tensor<5xbf16>
+  return %lse, %var, %std : tensor<?xf32>, tensor<?x1xf32>, tensor<5xbf16>
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions.
 //===----------------------------------------------------------------------===//

@@ -33,6 +33,9 @@ def function(dt):
             out("softmax(x, axis=1)", dt, "N, 8")
             out("log_softmax(x, axis=0)", dt, "N, 8")
             out("mean(x, axis=1)", dt, "N")
+            out("logsumexp(x, axis=1)", dt, "N")
+            out("var(x, axis=0, ddof=1)", dt, "8")
+            out("std(x, axis=1, keepdims=true)", dt, "N, 1")
         for op in BINARY:
             out(f"{op}(x, y)", dt, "N, 8")
         out("x ** 3", dt, "N, 8")
