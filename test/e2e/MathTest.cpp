@@ -197,3 +197,22 @@ func edge(x : f32[N, 3]) -> (l : f32[N], v : f32[N]) {
               {-inf, -inf, -inf, 1, inf, 2, 3, nan, 1, 1e30, 1e30, -1e30});
   g.call("edge", {x});
 }
+
+TEST_CASE("exact GELU and LayerNorm without workarounds", "[math][models]") {
+  // Issue 13's GELU needed erf; LayerNorm needed var; masks needed & and ~.
+  Random rng(307);
+  Graph g(R"(tg 1
+func block(x : f32[N, 8], g : f32[8], b : f32[8], keep : bool[N, 8])
+    -> (y : f32[N, 8]) {
+  mu = mean(x, axis=-1, keepdims=true)
+  n = (x - mu) / sqrt(var(x, axis=-1, keepdims=true) + 1e-5) * g + b
+  gelu = 0.5 * n * (1 + erf(n / sqrt(2)))
+  y = select(keep & ~(gelu < -inf), gelu, 0.0)
+}
+)");
+  for (int64_t n : {1, 6})
+    g.call("block", {rng.uniform(DTypeKind::F32, {n, 8}, -3, 3),
+                     rng.uniform(DTypeKind::F32, {8}, 0.5, 1.5),
+                     rng.uniform(DTypeKind::F32, {8}, -0.5, 0.5),
+                     rng.uniform(DTypeKind::I1, {n, 8})});
+}
