@@ -12,6 +12,8 @@ namespace tcc {
 /// turns into SIMD code, where a libm call would keep every element scalar.
 /// f64 keeps libm's correctly rounded functions; its log1p and expm1 become
 /// libm calls here, since convert-math-to-llvm would expand them inexactly.
+/// sin and cos keep libm's (sinf, cosf) for f32 too: the approximation's
+/// argument reduction is inexact for large arguments.
 std::unique_ptr<mlir::Pass> createApproximateMathPass();
 
 } // namespace tcc
