@@ -46,11 +46,24 @@ FailureOr<Operand> Parser::parseComparison() {
   }
 }
 
-// As in Python, '|' and '&' bind tighter than comparisons and looser than
-// arithmetic: `(x > 0) & (y > 0)` needs its parentheses.
+// As in Python, '|', '^' and '&' (loosest first) bind tighter than
+// comparisons and looser than arithmetic: `(x > 0) & (y > 0)` needs its
+// parentheses.
 FailureOr<Operand> Parser::parseOr() {
-  FailureOr<Operand> lhs = parseAnd();
+  FailureOr<Operand> lhs = parseXor();
   while (succeeded(lhs) && tok.is(TokenKind::Pipe)) {
+    Token op = consume();
+    FailureOr<Operand> rhs = parseXor();
+    if (failed(rhs))
+      return failure();
+    lhs = combineLogical(op, *lhs, *rhs);
+  }
+  return lhs;
+}
+
+FailureOr<Operand> Parser::parseXor() {
+  FailureOr<Operand> lhs = parseAnd();
+  while (succeeded(lhs) && tok.is(TokenKind::Caret)) {
     Token op = consume();
     FailureOr<Operand> rhs = parseAnd();
     if (failed(rhs))
@@ -98,10 +111,14 @@ FailureOr<Operand> Parser::parseMultiplicative() {
   return lhs;
 }
 
-/// What to write instead of '&', '|' or '~' on numbers.
+/// What to write instead of '&', '|', '^' or '~' on numbers.
 static constexpr StringLiteral kOperatorHint =
     "they are logical operators, and as in Python they bind tighter than "
     "comparisons: write (x > 0) & (y < 1)";
+/// '^' on numbers is more likely a power.
+static constexpr StringLiteral kCaretHint =
+    "it is the logical xor of bools (for a power write x ** 2; as in Python "
+    "it binds tighter than comparisons: write (x > 0) ^ (y < 1))";
 
 FailureOr<Operand> Parser::parseUnary() {
   if (tok.is(TokenKind::Tilde)) {
@@ -375,32 +392,35 @@ FailureOr<Operand> Parser::combineLogical(const Token &op, Operand lhs,
                                           Operand rhs) {
   Location loc = locOf(op.loc());
   StringRef source = span(lhs.source, rhs.source);
-  bool isAnd = op.is(TokenKind::Amp);
+  LogicalKind kind = op.is(TokenKind::Amp)    ? LogicalKind::And
+                     : op.is(TokenKind::Pipe) ? LogicalKind::Or
+                                              : LogicalKind::Xor;
+  StringRef hint = kind == LogicalKind::Xor ? StringRef(kCaretHint)
+                                            : StringRef(kOperatorHint);
   for (const Operand *o : {&lhs, &rhs})
     if (o->isLiteral() && o->literal->kind != Literal::Kind::Bool)
       return emitError(loc)
              << describe(op.kind) << " needs bool operands, got the literal "
-             << o->source << "; " << kOperatorHint;
+             << o->source << "; " << hint;
   if (lhs.isLiteral() && rhs.isLiteral()) {
     bool a = lhs.literal->boolean, b = rhs.literal->boolean;
-    Literal folded = Literal::ofBool(isAnd ? a && b : a || b);
+    Literal folded = Literal::ofBool(kind == LogicalKind::And  ? a && b
+                                     : kind == LogicalKind::Or ? a || b
+                                                               : a != b);
     folded.folded = true;
     return Operand::ofLiteral(folded, loc, source);
   }
   Type i1 = IntegerType::get(builder.getContext(), 1);
   for (const Operand *o : {&lhs, &rhs})
     if (!o->isLiteral() && o->tensor.elementType() != i1)
-      return emitError(loc)
-             << describe(op.kind) << " needs bool operands, got "
-             << elementTypeName(o->tensor.elementType())
-             << tc::formatShape(o->tensor.shape) << "; " << kOperatorHint;
+      return emitError(loc) << describe(op.kind) << " needs bool operands, got "
+                            << elementTypeName(o->tensor.elementType())
+                            << tc::formatShape(o->tensor.shape) << "; " << hint;
   TensorRef a = lhs.isLiteral() ? materialize(builder, lhs, i1) : lhs.tensor;
   TensorRef b = rhs.isLiteral() ? materialize(builder, rhs, i1) : rhs.tensor;
   if (!a || !b)
     return failure();
-  TensorRef result =
-      builder.logical(loc, isAnd ? LogicalKind::And : LogicalKind::Or, a, b,
-                      describe(op.kind), kOperatorHint);
+  TensorRef result = builder.logical(loc, kind, a, b, describe(op.kind), hint);
   if (!result)
     return failure();
   return Operand::ofTensor(result, loc, source);

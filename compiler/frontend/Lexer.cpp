@@ -69,6 +69,8 @@ llvm::StringRef tcc::frontend::describe(TokenKind kind) {
     return "'&'";
   case TokenKind::Pipe:
     return "'|'";
+  case TokenKind::Caret:
+    return "'^'";
   case TokenKind::Tilde:
     return "'~'";
   }
@@ -134,6 +136,8 @@ Token Lexer::next() {
     return make(TokenKind::Amp, start);
   case '|':
     return make(TokenKind::Pipe, start);
+  case '^':
+    return make(TokenKind::Caret, start);
   case '~':
     return make(TokenKind::Tilde, start);
   case '/':

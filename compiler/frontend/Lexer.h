@@ -42,6 +42,7 @@ enum class TokenKind {
   GreaterEq,
   Amp,   ///< & (logical and of bools)
   Pipe,  ///< | (logical or of bools)
+  Caret, ///< ^ (logical xor of bools)
   Tilde, ///< ~ (logical not of bools)
 };
 

@@ -93,6 +93,7 @@ private:
   mlir::FailureOr<Operand> parseExpr();
   mlir::FailureOr<Operand> parseComparison();
   mlir::FailureOr<Operand> parseOr();
+  mlir::FailureOr<Operand> parseXor();
   mlir::FailureOr<Operand> parseAnd();
   mlir::FailureOr<Operand> parseAdditive();
   mlir::FailureOr<Operand> parseMultiplicative();
@@ -102,7 +103,8 @@ private:
   mlir::FailureOr<AttrValue> parseAttrValue();
   mlir::FailureOr<Operand> lookup(const Token &name);
   mlir::FailureOr<Operand> combine(const Token &op, Operand lhs, Operand rhs);
-  /// `lhs & rhs` and `lhs | rhs`: bool tensors and true/false only.
+  /// `lhs & rhs`, `lhs | rhs` and `lhs ^ rhs`: bool tensors and true/false
+  /// only.
   mlir::FailureOr<Operand> combineLogical(const Token &op, Operand lhs,
                                           Operand rhs);
 

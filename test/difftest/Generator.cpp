@@ -368,9 +368,12 @@ bool Generator::genLogic() {
   std::optional<Dims> joined = broadcast(a.dims, b.dims);
   if (!joined)
     return false;
-  static const std::vector<std::string> forms = {
-      "@ & $", "@ | $", "logical_and(@, $)", "logical_or(@, $)",
-      "logical_xor(@, $)"};
+  static const std::vector<std::string> forms = {"@ & $",
+                                                 "@ | $",
+                                                 "@ ^ $",
+                                                 "logical_and(@, $)",
+                                                 "logical_or(@, $)",
+                                                 "logical_xor(@, $)"};
   std::string expr = oneOf(forms);
   expr.replace(expr.find('@'), 1, a.name);
   expr.replace(expr.find('$'), 1, b.name);

@@ -134,7 +134,7 @@ func logic(p : bool[N, 4], q : bool[4], x : f32[N, 4])
   fo = logical_or(p, x < -1)
   fn = logical_not(x > 2)
   mix = (x > 0) & ~q | p & (x < 3)
-  lit = p & true | false
+  lit = p & true | false ^ q
 }
 )");
   for (int64_t n : {1, 5})

@@ -8,7 +8,7 @@ FLOAT_UNARY = ["exp", "log", "tanh", "sigmoid", "sqrt", "rsqrt", "erf",
                "log1p", "expm1", "softplus", "sin", "cos", "floor", "ceil",
                "round"]
 SIGNED_UNARY = ["neg", "abs", "relu", "sign"]
-LOGICAL = ["x & y", "x | y", "~x", "logical_xor(x, y)"]
+LOGICAL = ["x & y", "x | y", "x ^ y", "~x", "logical_xor(x, y)"]
 BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum"]
 COMPARE = ["==", "!=", "<", "<=", ">", ">="]
 REDUCE = ["sum", "max", "min", "prod"]
