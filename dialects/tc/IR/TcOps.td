@@ -171,6 +171,13 @@ def Tc_SignOp : Tc_UnaryOp<"sign",
   let hasFolder = 1;
 }
 def Tc_NotOp : Tc_UnaryOp<"not", "logical negation (of `i1`)", Tc_BoolTensor> {
+  let description = [{
+    Negates every element of an `i1` tensor. `not(not(x))` folds to `x`.
+
+    ```mlir
+    %r = tc.not %c : tensor<4x3xi1>
+    ```
+  }];
   let hasFolder = 1;
 }
 
