@@ -2,7 +2,9 @@
 //
 // Only folds that are obviously right: identities (x + 0, x * 1, casts and
 // reshapes to the same type), double negation, rounding what is already
-// rounded, logic with a constant, and arithmetic on splat constants.
+// rounded, logic with a constant, and exact arithmetic on splat constants
+// (+ - * /, rounding, sign; not the transcendental functions, whose folded
+// value could differ from the compiled one in the last place).
 //
 //===----------------------------------------------------------------------===//
 
@@ -150,21 +152,59 @@ static OpFoldResult foldRoundingOfRounded(Value input) {
   return {};
 }
 
-OpFoldResult FloorOp::fold(FoldAdaptor) {
-  return foldRoundingOfRounded(getInput());
-}
-OpFoldResult CeilOp::fold(FoldAdaptor) {
-  return foldRoundingOfRounded(getInput());
-}
-OpFoldResult RoundOp::fold(FoldAdaptor) {
-  return foldRoundingOfRounded(getInput());
+/// A splat float constant rounded with `mode` (exact in every float type),
+/// for a static result type.
+static OpFoldResult foldRounding(Operation *op, Attribute input,
+                                 APFloat::roundingMode mode) {
+  if (OpFoldResult r = foldRoundingOfRounded(op->getOperand(0)))
+    return r;
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<Attribute> splat = splatOf(input);
+  auto f = splat ? dyn_cast<FloatAttr>(*splat) : FloatAttr();
+  if (!f || !type.hasStaticShape())
+    return {};
+  APFloat value = f.getValue();
+  value.roundToIntegral(mode);
+  return DenseElementsAttr::get(type, value);
 }
 
-/// sign(sign(x)) = sign(x).
-OpFoldResult SignOp::fold(FoldAdaptor) {
+OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
+  return foldRounding(*this, adaptor.getInput(), APFloat::rmTowardNegative);
+}
+OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
+  return foldRounding(*this, adaptor.getInput(), APFloat::rmTowardPositive);
+}
+OpFoldResult RoundOp::fold(FoldAdaptor adaptor) {
+  return foldRounding(*this, adaptor.getInput(), APFloat::rmNearestTiesToEven);
+}
+
+/// sign(sign(x)) = sign(x); the sign of a splat constant (a float zero or
+/// NaN is its own sign).
+OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
   if (getInput().getDefiningOp<SignOp>())
     return getInput();
-  return {};
+  auto type = cast<RankedTensorType>(getType());
+  std::optional<Attribute> splat = splatOf(adaptor.getInput());
+  if (!splat || !type.hasStaticShape())
+    return {};
+  if (auto f = dyn_cast<FloatAttr>(*splat)) {
+    APFloat value = f.getValue();
+    if (!value.isNaN() && !value.isZero()) {
+      // Not APFloat::getOne(semantics, true): LLVM 19 makes it from the
+      // unsigned -1, 2**64 - 1.
+      bool negative = value.isNegative();
+      value = APFloat::getOne(value.getSemantics());
+      if (negative)
+        value.changeSign();
+    }
+    return DenseElementsAttr::get(type, value);
+  }
+  APInt value = cast<IntegerAttr>(*splat).getValue();
+  unsigned width = value.getBitWidth();
+  APInt sign = value.isNegative() ? APInt::getAllOnes(width)
+               : value.isZero()   ? APInt::getZero(width)
+                                  : APInt(width, 1);
+  return DenseElementsAttr::get(type, sign);
 }
 
 /// The value of a splat `i1` constant, if `attr` is one.

@@ -716,3 +716,40 @@ func.func @logic_broadcast(%p: tensor<3xi1>) -> tensor<2x3xi1> {
   %a = tc.and %p, %t : tensor<3xi1>, tensor<2x3xi1> -> tensor<2x3xi1>
   return %a : tensor<2x3xi1>
 }
+
+// -----
+
+// Rounding and sign of splat constants fold exactly: floor, ceil, round
+// (ties to even: 2.5 -> 2), sign (a float zero keeps its sign).
+// CHECK-LABEL: func.func @rounding_constants(
+// CHECK-DAG: %[[F:.*]] = tc.constant dense<2.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[C:.*]] = tc.constant dense<3.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[M:.*]] = tc.constant dense<-1.000000e+00> : tensor<2xf16>
+// CHECK-DAG: %[[Z:.*]] = tc.constant dense<-0.000000e+00> : tensor<2xf64>
+// CHECK-DAG: %[[I:.*]] = tc.constant dense<-1> : tensor<2xi32>
+// CHECK: return %[[F]], %[[C]], %[[F]], %[[M]], %[[Z]], %[[I]]
+func.func @rounding_constants() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf16>, tensor<2xf64>, tensor<2xi32>) {
+  %h = tc.constant dense<2.5> : tensor<2xf32>
+  %f = tc.floor %h : tensor<2xf32>
+  %c = tc.ceil %h : tensor<2xf32>
+  %r = tc.round %h : tensor<2xf32>
+  %n = tc.constant dense<-7.5> : tensor<2xf16>
+  %s = tc.sign %n : tensor<2xf16>
+  %z = tc.constant dense<-0.0> : tensor<2xf64>
+  %sz = tc.sign %z : tensor<2xf64>
+  %i = tc.constant dense<-42> : tensor<2xi32>
+  %si = tc.sign %i : tensor<2xi32>
+  return %f, %c, %r, %s, %sz, %si : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf16>, tensor<2xf64>, tensor<2xi32>
+}
+
+// -----
+
+// The transcendental functions do not fold: the compiled code decides the
+// last place.
+// CHECK-LABEL: func.func @erf_constant(
+// CHECK: tc.erf
+func.func @erf_constant() -> tensor<2xf32> {
+  %c = tc.constant dense<0.5> : tensor<2xf32>
+  %e = tc.erf %c : tensor<2xf32>
+  return %e : tensor<2xf32>
+}
