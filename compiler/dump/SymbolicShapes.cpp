@@ -69,12 +69,13 @@ FailureOr<tc::Shape> ruleFor(Operation *op, ArrayRef<tc::Shape> in,
   auto emit = [op] { return op->emitError(); };
   return llvm::TypeSwitch<Operation *, FailureOr<tc::Shape>>(op)
       .Case<tc::AddOp, tc::SubOp, tc::MulOp, tc::DivOp, tc::PowOp,
-            tc::MaximumOp, tc::MinimumOp, tc::CmpOp, tc::SelectOp>(
+            tc::MaximumOp, tc::MinimumOp, tc::CmpOp, tc::SelectOp, tc::AndOp,
+            tc::OrOp, tc::XorOp, tc::ClipOp>(
           [&](auto) { return tc::broadcastShapes(in, emit); })
-      .Case<tc::SumOp, tc::MeanOp, tc::MaxOp, tc::MinOp, tc::ProdOp>(
-          [&](auto r) {
-            return tc::reduceShape(in[0], r.getAxes(), r.getKeepdims(), emit);
-          })
+      .Case<tc::SumOp, tc::MeanOp, tc::MaxOp, tc::MinOp, tc::ProdOp,
+            tc::LogSumExpOp, tc::VarOp, tc::StdOp>([&](auto r) {
+        return tc::reduceShape(in[0], r.getAxes(), r.getKeepdims(), emit);
+      })
       .Case<tc::ArgmaxOp>([&](tc::ArgmaxOp r) {
         return tc::reduceShape(in[0], {(int64_t)r.getAxis()}, r.getKeepdims(),
                                emit);

@@ -172,6 +172,23 @@ Builtin binary(BinaryKind kind) {
           }};
 }
 
+/// What to write instead of a logical function on numbers.
+constexpr StringLiteral kLogicalHint =
+    "compare first, e.g. logical_and(x > 0, y != 0)";
+
+Builtin logical(LogicalKind kind) {
+  static constexpr StringLiteral names[] = {"logical_and", "logical_or",
+                                            "logical_xor"};
+  return {2,
+          false,
+          {},
+          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                 ArrayRef<TensorRef> t) {
+            return b.logical(c.loc, kind, t[0], t[1], names[(int)kind],
+                             kLogicalHint);
+          }};
+}
+
 Builtin reduction(ReduceKind kind) {
   return {1,
           false,
@@ -183,6 +200,22 @@ Builtin reduction(ReduceKind kind) {
             if (failed(axes) || failed(keep))
               return {};
             return b.reduce(c.loc, kind, t[0], *axes, *keep);
+          }};
+}
+
+/// var and std: a reduction with `ddof` (default 0, as numpy).
+Builtin moment(ReduceKind kind) {
+  return {1,
+          false,
+          {"axis", "keepdims", "ddof"},
+          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                 ArrayRef<TensorRef> t) -> TensorRef {
+            FailureOr<SmallVector<int64_t>> axes = kw.integers("axis");
+            FailureOr<bool> keep = kw.boolean("keepdims", false);
+            FailureOr<int64_t> ddof = kw.integer("ddof", 0);
+            if (failed(axes) || failed(keep) || failed(ddof))
+              return {};
+            return b.reduce(c.loc, kind, t[0], *axes, *keep, *ddof);
           }};
 }
 
@@ -211,6 +244,33 @@ const llvm::StringMap<Builtin> &builtins() {
     m["sigmoid"] = unary(UnaryKind::Sigmoid);
     m["sqrt"] = unary(UnaryKind::Sqrt);
     m["rsqrt"] = unary(UnaryKind::Rsqrt);
+    m["sign"] = unary(UnaryKind::Sign);
+    m["erf"] = unary(UnaryKind::Erf);
+    m["log1p"] = unary(UnaryKind::Log1p);
+    m["expm1"] = unary(UnaryKind::Expm1);
+    m["softplus"] = unary(UnaryKind::Softplus);
+    m["sin"] = unary(UnaryKind::Sin);
+    m["cos"] = unary(UnaryKind::Cos);
+    m["floor"] = unary(UnaryKind::Floor);
+    m["ceil"] = unary(UnaryKind::Ceil);
+    m["round"] = unary(UnaryKind::Round);
+    m["logical_and"] = logical(LogicalKind::And);
+    m["logical_or"] = logical(LogicalKind::Or);
+    m["logical_xor"] = logical(LogicalKind::Xor);
+    m["logical_not"] = {1,
+                        false,
+                        {},
+                        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                           ArrayRef<TensorRef> t) {
+                          return b.logicalNot(c.loc, t[0], "logical_not",
+                                              kLogicalHint);
+                        }};
+    m["clip"] = {
+        3,
+        false,
+        {},
+        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+           ArrayRef<TensorRef> t) { return b.clip(c.loc, t[0], t[1], t[2]); }};
     m["add"] = binary(BinaryKind::Add);
     m["sub"] = binary(BinaryKind::Sub);
     m["mul"] = binary(BinaryKind::Mul);
@@ -223,6 +283,9 @@ const llvm::StringMap<Builtin> &builtins() {
     m["max"] = reduction(ReduceKind::Max);
     m["min"] = reduction(ReduceKind::Min);
     m["prod"] = reduction(ReduceKind::Prod);
+    m["logsumexp"] = reduction(ReduceKind::LogSumExp);
+    m["var"] = moment(ReduceKind::Var);
+    m["std"] = moment(ReduceKind::Std);
     m["softmax"] = normalization(false);
     m["log_softmax"] = normalization(true);
     m["matmul"] = {
@@ -339,6 +402,19 @@ const llvm::StringMap<Builtin> &builtins() {
   return table;
 }
 
+/// The dtype that literals alone choose (see emitCall).
+Type defaultLiteralType(MLIRContext *context, ArrayRef<Operand> literals) {
+  Builder b(context);
+  bool anyFloat = false, allBool = true;
+  for (const Operand &o : literals) {
+    anyFloat |= o.literal->kind == Literal::Kind::Float;
+    allBool &= o.literal->kind == Literal::Kind::Bool;
+  }
+  if (anyFloat)
+    return b.getF32Type();
+  return allBool ? Type(b.getI1Type()) : Type(b.getI64Type());
+}
+
 } // namespace
 
 TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
@@ -367,10 +443,14 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
   if (failed(kwargs.checkKnown(fn.keywords)))
     return {};
   // Literal arguments take the dtype of the first tensor argument; select's
-  // condition is bool and does not lend its dtype.
+  // condition is bool and does not lend its dtype. When only the condition
+  // is a tensor (`select(c, 1.0, 0.0)`), the literals choose: f32 if any is
+  // a float, else i64 for integers, else bool.
   ArrayRef<Operand> args(call.args);
   bool isSelect = call.name == "select" || call.name == "where";
   Type dtype = firstElementType(isSelect ? args.drop_front() : args);
+  if (!dtype && isSelect && !args.front().isLiteral())
+    dtype = defaultLiteralType(builder.getContext(), args.drop_front());
   SmallVector<TensorRef> tensors;
   for (auto [i, arg] : llvm::enumerate(args)) {
     Type want = isSelect && i == 0

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Error.h"
 
 #include <cmath>
@@ -310,4 +311,152 @@ Type frontend::firstElementType(ArrayRef<Operand> operands) {
     if (!o.isLiteral() && o.tensor)
       return o.tensor.elementType();
   return {};
+}
+
+/// The f64 functions that fold on any number literal into a float.
+static double (*floatFunction(StringRef name))(double) {
+  return llvm::StringSwitch<double (*)(double)>(name)
+      .Case("exp", [](double x) { return std::exp(x); })
+      .Case("log", [](double x) { return std::log(x); })
+      .Case("tanh", [](double x) { return std::tanh(x); })
+      .Case("sigmoid", [](double x) { return 1.0 / (1.0 + std::exp(-x)); })
+      .Case("sqrt", [](double x) { return std::sqrt(x); })
+      .Case("rsqrt", [](double x) { return 1.0 / std::sqrt(x); })
+      .Case("erf", [](double x) { return std::erf(x); })
+      .Case("log1p", [](double x) { return std::log1p(x); })
+      .Case("expm1", [](double x) { return std::expm1(x); })
+      .Case("softplus",
+            [](double x) {
+              return std::fmax(x, 0.0) + std::log1p(std::exp(-std::fabs(x)));
+            })
+      .Case("sin", [](double x) { return std::sin(x); })
+      .Case("cos", [](double x) { return std::cos(x); })
+      .Case("floor", [](double x) { return std::floor(x); })
+      .Case("ceil", [](double x) { return std::ceil(x); })
+      // The default rounding mode: to nearest, ties to even.
+      .Case("round", [](double x) { return std::nearbyint(x); })
+      .Default(nullptr);
+}
+
+/// `a < b` for two number literals, exact for integers.
+static bool less(const Literal &a, const Literal &b) {
+  if (a.kind == Literal::Kind::Integer && b.kind == Literal::Kind::Integer) {
+    unsigned width = std::max(a.integer.getBitWidth(), b.integer.getBitWidth());
+    return a.integer.sext(width).slt(b.integer.sext(width));
+  }
+  return toDouble(a) < toDouble(b);
+}
+
+/// maximum/minimum of number literals; a NaN wins, as in numpy.
+static Literal extremum(const Literal &a, const Literal &b, bool max) {
+  for (const Literal *l : {&a, &b})
+    if (l->kind == Literal::Kind::Float && std::isnan(l->number))
+      return *l;
+  bool pickB = max ? less(a, b) : less(b, a);
+  return pickB ? b : a;
+}
+
+std::optional<FailureOr<Literal>> frontend::foldCall(const CallSite &call,
+                                                     StringRef source) {
+  if (call.args.empty() || !call.kwargs.empty() ||
+      !llvm::all_of(call.args, [](const Operand &o) { return o.isLiteral(); }))
+    return std::nullopt;
+  StringRef name = call.name;
+  size_t n = call.args.size();
+  Location loc = call.loc;
+  auto arg = [&](size_t i) -> const Literal & { return *call.args[i].literal; };
+  auto anyBool = [&] {
+    return llvm::any_of(call.args, [](const Operand &o) {
+      return o.literal->kind == Literal::Kind::Bool;
+    });
+  };
+  auto done = [](Literal l) -> std::optional<FailureOr<Literal>> {
+    l.folded = true;
+    return FailureOr<Literal>(l);
+  };
+  // Logic on true/false.
+  bool isLogical = name == "logical_and" || name == "logical_or" ||
+                   name == "logical_xor" || name == "logical_not";
+  if (isLogical && n == (name == "logical_not" ? 1u : 2u)) {
+    for (const Operand &o : call.args)
+      if (o.literal->kind != Literal::Kind::Bool)
+        return FailureOr<Literal>(emitError(o.loc)
+                                  << "'" << name << "' needs true/false, got "
+                                  << describe(*o.literal, o.source));
+    bool a = arg(0).boolean, b = n == 2 && arg(1).boolean;
+    bool value = name == "logical_and"   ? a && b
+                 : name == "logical_or"  ? a || b
+                 : name == "logical_xor" ? a != b
+                                         : !a;
+    return done(Literal::ofBool(value));
+  }
+  // Everything else is arithmetic.
+  std::optional<BinaryKind> binary =
+      llvm::StringSwitch<std::optional<BinaryKind>>(name)
+          .Case("add", BinaryKind::Add)
+          .Case("sub", BinaryKind::Sub)
+          .Case("mul", BinaryKind::Mul)
+          .Case("div", BinaryKind::Div)
+          .Case("pow", BinaryKind::Pow)
+          .Default(std::nullopt);
+  double (*fn)(double) = floatFunction(name);
+  bool exact =
+      name == "neg" || name == "abs" || name == "relu" || name == "sign";
+  bool extreme = name == "maximum" || name == "minimum";
+  unsigned arity = fn || exact         ? 1
+                   : binary || extreme ? 2
+                   : name == "clip"    ? 3
+                                       : 0;
+  if (arity == 0 || n != arity)
+    return std::nullopt;
+  if (anyBool())
+    return FailureOr<Literal>(boolArithmetic(loc));
+  if (binary)
+    return FailureOr<Literal>(fold(loc, *binary, arg(0), arg(1), source));
+  if (extreme)
+    return done(extremum(arg(0), arg(1), name == "maximum"));
+  if (name == "clip")
+    return done(
+        extremum(extremum(arg(0), arg(1), /*max=*/true), arg(2), false));
+  const Literal &x = arg(0);
+  if (exact && x.kind == Literal::Kind::Integer) {
+    APInt zero(2, 0);
+    Literal zeroLiteral = Literal::ofInteger(zero);
+    bool negative = x.integer.isNegative();
+    if (name == "neg" || (name == "abs" && negative)) {
+      FailureOr<Literal> negated = negate(loc, x);
+      if (failed(negated))
+        return negated;
+      return done(*negated);
+    }
+    if (name == "relu" && negative)
+      return done(zeroLiteral);
+    if (name == "sign")
+      return done(Literal::ofInteger(APInt(2,
+                                           x.integer.isZero() ? 0
+                                           : negative         ? -1
+                                                              : 1,
+                                           true)));
+    return done(x);
+  }
+  double v = toDouble(x), value;
+  if (exact) {
+    value = name == "neg"             ? -v
+            : name == "abs"           ? std::fabs(v)
+            : name == "relu"          ? (std::isnan(v) || v > 0 ? v : 0.0)
+            : std::isnan(v) || v == 0 ? v
+                                      : (v > 0 ? 1.0 : -1.0);
+  } else {
+    if (x.kind == Literal::Kind::Integer && std::isinf(v))
+      return FailureOr<Literal>(emitError(loc) << "literal " << source
+                                               << " is out of range for f64");
+    value = fn(v);
+    // log(0) and log1p(-1) are -inf by definition; any other inf from a
+    // finite argument is an overflow.
+    bool pole = (name == "log" || name == "log1p") && value < 0;
+    if (std::isinf(value) && std::isfinite(v) && !pole)
+      return FailureOr<Literal>(emitError(loc) << "literal " << source
+                                               << " is out of range for f64");
+  }
+  return done(Literal::ofFloat(value));
 }

@@ -115,6 +115,14 @@ struct CallSite {
   const llvm::StringSet<> *symbols = nullptr;
 };
 
+/// Folds a call of an elementwise built-in whose arguments are all literals
+/// (`sqrt(16)` is the float literal 4.0, `abs(-3)` the integer 3,
+/// `logical_not(true)` false); nullopt when the call does not fold (a tensor
+/// argument, a keyword, another function), failure after reporting an
+/// argument of the wrong kind or an f64 overflow.
+std::optional<mlir::FailureOr<Literal>> foldCall(const CallSite &call,
+                                                 llvm::StringRef source);
+
 /// Emits a built-in function call such as `softmax(x, axis=1)`; reports an
 /// unknown name, a wrong argument count, or a bad keyword argument.
 TensorRef emitCall(GraphBuilder &builder, const CallSite &call);

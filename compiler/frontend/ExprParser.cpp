@@ -10,6 +10,8 @@
 
 #include "compiler/frontend/ParserImpl.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::frontend;
@@ -23,7 +25,7 @@ FailureOr<Operand> Parser::parseExpr() {
 }
 
 FailureOr<Operand> Parser::parseComparison() {
-  FailureOr<Operand> lhs = parseAdditive();
+  FailureOr<Operand> lhs = parseOr();
   if (failed(lhs))
     return failure();
   switch (tok.kind) {
@@ -34,7 +36,7 @@ FailureOr<Operand> Parser::parseComparison() {
   case TokenKind::Greater:
   case TokenKind::GreaterEq: {
     Token op = consume();
-    FailureOr<Operand> rhs = parseAdditive();
+    FailureOr<Operand> rhs = parseOr();
     if (failed(rhs))
       return failure();
     return combine(op, *lhs, *rhs);
@@ -42,6 +44,45 @@ FailureOr<Operand> Parser::parseComparison() {
   default:
     return lhs;
   }
+}
+
+// As in Python, '|', '^' and '&' (loosest first) bind tighter than
+// comparisons and looser than arithmetic: `(x > 0) & (y > 0)` needs its
+// parentheses.
+FailureOr<Operand> Parser::parseOr() {
+  FailureOr<Operand> lhs = parseXor();
+  while (succeeded(lhs) && tok.is(TokenKind::Pipe)) {
+    Token op = consume();
+    FailureOr<Operand> rhs = parseXor();
+    if (failed(rhs))
+      return failure();
+    lhs = combineLogical(op, *lhs, *rhs);
+  }
+  return lhs;
+}
+
+FailureOr<Operand> Parser::parseXor() {
+  FailureOr<Operand> lhs = parseAnd();
+  while (succeeded(lhs) && tok.is(TokenKind::Caret)) {
+    Token op = consume();
+    FailureOr<Operand> rhs = parseAnd();
+    if (failed(rhs))
+      return failure();
+    lhs = combineLogical(op, *lhs, *rhs);
+  }
+  return lhs;
+}
+
+FailureOr<Operand> Parser::parseAnd() {
+  FailureOr<Operand> lhs = parseAdditive();
+  while (succeeded(lhs) && tok.is(TokenKind::Amp)) {
+    Token op = consume();
+    FailureOr<Operand> rhs = parseAdditive();
+    if (failed(rhs))
+      return failure();
+    lhs = combineLogical(op, *lhs, *rhs);
+  }
+  return lhs;
 }
 
 FailureOr<Operand> Parser::parseAdditive() {
@@ -70,7 +111,41 @@ FailureOr<Operand> Parser::parseMultiplicative() {
   return lhs;
 }
 
+/// What to write instead of '&', '|', '^' or '~' on numbers.
+static constexpr StringLiteral kOperatorHint =
+    "they are logical operators, and as in Python they bind tighter than "
+    "comparisons: write (x > 0) & (y < 1)";
+/// '^' on numbers is more likely a power.
+static constexpr StringLiteral kCaretHint =
+    "it is the logical xor of bools (for a power write x ** 2; as in Python "
+    "it binds tighter than comparisons: write (x > 0) ^ (y < 1))";
+
 FailureOr<Operand> Parser::parseUnary() {
+  if (tok.is(TokenKind::Tilde)) {
+    Token op = consume();
+    Nesting level(depth);
+    if (level.tooDeep())
+      return tooDeep();
+    FailureOr<Operand> operand = parseUnary();
+    if (failed(operand))
+      return failure();
+    Location loc = locOf(op.loc());
+    StringRef source = span(op.text, operand->source);
+    if (operand->isLiteral()) {
+      if (operand->literal->kind != Literal::Kind::Bool)
+        return emitError(loc) << "'~' needs a bool operand, got the literal "
+                              << operand->source << "; " << kOperatorHint;
+      Literal negated = Literal::ofBool(!operand->literal->boolean);
+      negated.folded = true;
+      return Operand::ofLiteral(negated, loc, source);
+    }
+    TensorRef t = builder.logicalNot(loc, operand->tensor, "'~'",
+                                     "it is the logical not; write x == 0 "
+                                     "for numbers, or ~(x > 0)");
+    if (!t)
+      return failure();
+    return Operand::ofTensor(t, loc, source);
+  }
   if (tok.is(TokenKind::Minus)) {
     Token op = consume();
     Nesting level(depth);
@@ -157,6 +232,13 @@ FailureOr<Operand> Parser::lookup(const Token &name) {
   if (symbols.contains(name.text))
     return emitError(loc) << "'" << name.text
                           << "' is a dimension, not a tensor";
+  // inf and nan are float literals unless a tensor takes the name.
+  if (name.text == "inf" || name.text == "nan")
+    return Operand::ofLiteral(
+        Literal::ofFloat(name.text == "inf"
+                             ? std::numeric_limits<double>::infinity()
+                             : std::numeric_limits<double>::quiet_NaN()),
+        loc, name.text);
   return emitError(loc) << "unknown name '" << name.text << "'";
 }
 
@@ -202,10 +284,16 @@ FailureOr<Operand> Parser::parseCall(const Token &name) {
     if (failed(expect(TokenKind::RParen, "to close the argument list")))
       return failure();
   }
+  StringRef source = span(name.text, close.text);
+  if (std::optional<FailureOr<Literal>> folded = foldCall(call, source)) {
+    if (failed(*folded))
+      return failure();
+    return Operand::ofLiteral(**folded, call.loc, source);
+  }
   TensorRef t = emitCall(builder, call);
   if (!t)
     return failure();
-  return Operand::ofTensor(t, call.loc, span(name.text, close.text));
+  return Operand::ofTensor(t, call.loc, source);
 }
 
 FailureOr<AttrValue> Parser::parseAttrValue() {
@@ -298,6 +386,44 @@ static tc::ComparePredicate predicateOf(TokenKind op) {
   default:
     return tc::ComparePredicate::ge;
   }
+}
+
+FailureOr<Operand> Parser::combineLogical(const Token &op, Operand lhs,
+                                          Operand rhs) {
+  Location loc = locOf(op.loc());
+  StringRef source = span(lhs.source, rhs.source);
+  LogicalKind kind = op.is(TokenKind::Amp)    ? LogicalKind::And
+                     : op.is(TokenKind::Pipe) ? LogicalKind::Or
+                                              : LogicalKind::Xor;
+  StringRef hint = kind == LogicalKind::Xor ? StringRef(kCaretHint)
+                                            : StringRef(kOperatorHint);
+  for (const Operand *o : {&lhs, &rhs})
+    if (o->isLiteral() && o->literal->kind != Literal::Kind::Bool)
+      return emitError(loc)
+             << describe(op.kind) << " needs bool operands, got the literal "
+             << o->source << "; " << hint;
+  if (lhs.isLiteral() && rhs.isLiteral()) {
+    bool a = lhs.literal->boolean, b = rhs.literal->boolean;
+    Literal folded = Literal::ofBool(kind == LogicalKind::And  ? a && b
+                                     : kind == LogicalKind::Or ? a || b
+                                                               : a != b);
+    folded.folded = true;
+    return Operand::ofLiteral(folded, loc, source);
+  }
+  Type i1 = IntegerType::get(builder.getContext(), 1);
+  for (const Operand *o : {&lhs, &rhs})
+    if (!o->isLiteral() && o->tensor.elementType() != i1)
+      return emitError(loc) << describe(op.kind) << " needs bool operands, got "
+                            << elementTypeName(o->tensor.elementType())
+                            << tc::formatShape(o->tensor.shape) << "; " << hint;
+  TensorRef a = lhs.isLiteral() ? materialize(builder, lhs, i1) : lhs.tensor;
+  TensorRef b = rhs.isLiteral() ? materialize(builder, rhs, i1) : rhs.tensor;
+  if (!a || !b)
+    return failure();
+  TensorRef result = builder.logical(loc, kind, a, b, describe(op.kind), hint);
+  if (!result)
+    return failure();
+  return Operand::ofTensor(result, loc, source);
 }
 
 FailureOr<Operand> Parser::combine(const Token &op, Operand lhs, Operand rhs) {

@@ -443,7 +443,7 @@ TensorRef GraphBuilder::unary(Location loc, UnaryKind kind, TensorRef input) {
     return {};
   Type elt = input.elementType();
   bool needsFloat = kind != UnaryKind::Neg && kind != UnaryKind::Abs &&
-                    kind != UnaryKind::Relu;
+                    kind != UnaryKind::Relu && kind != UnaryKind::Sign;
   if ((needsFloat && !isFloat(elt)) || isBool(elt)) {
     error(loc) << "this operation needs a "
                << (needsFloat ? "floating-point" : "numeric") << " tensor, got "
@@ -480,8 +480,102 @@ TensorRef GraphBuilder::unary(Location loc, UnaryKind kind, TensorRef input) {
   case UnaryKind::Rsqrt:
     op = builder.create<tc::RsqrtOp>(loc, x);
     break;
+  case UnaryKind::Sign:
+    op = builder.create<tc::SignOp>(loc, x);
+    break;
+  case UnaryKind::Erf:
+    op = builder.create<tc::ErfOp>(loc, x);
+    break;
+  case UnaryKind::Log1p:
+    op = builder.create<tc::Log1pOp>(loc, x);
+    break;
+  case UnaryKind::Expm1:
+    op = builder.create<tc::Expm1Op>(loc, x);
+    break;
+  case UnaryKind::Softplus:
+    op = builder.create<tc::SoftplusOp>(loc, x);
+    break;
+  case UnaryKind::Sin:
+    op = builder.create<tc::SinOp>(loc, x);
+    break;
+  case UnaryKind::Cos:
+    op = builder.create<tc::CosOp>(loc, x);
+    break;
+  case UnaryKind::Floor:
+    op = builder.create<tc::FloorOp>(loc, x);
+    break;
+  case UnaryKind::Ceil:
+    op = builder.create<tc::CeilOp>(loc, x);
+    break;
+  case UnaryKind::Round:
+    op = builder.create<tc::RoundOp>(loc, x);
+    break;
   }
   return make(op, input.shape);
+}
+
+TensorRef GraphBuilder::logical(Location loc, LogicalKind kind, TensorRef lhs,
+                                TensorRef rhs, StringRef spelling,
+                                StringRef hint) {
+  if (!lhs || !rhs)
+    return {};
+  for (const TensorRef &t : {lhs, rhs}) {
+    if (isBool(t.elementType()))
+      continue;
+    error(loc) << spelling << " needs bool operands, got "
+               << describe(t.elementType(), t.shape) << "; " << hint;
+    return {};
+  }
+  FailureOr<Shape> shape =
+      tc::broadcastShapes({lhs.shape, rhs.shape}, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, builder.getI1Type());
+  Operation *op = nullptr;
+  switch (kind) {
+  case LogicalKind::And:
+    op = builder.create<tc::AndOp>(loc, type, lhs.value, rhs.value);
+    break;
+  case LogicalKind::Or:
+    op = builder.create<tc::OrOp>(loc, type, lhs.value, rhs.value);
+    break;
+  case LogicalKind::Xor:
+    op = builder.create<tc::XorOp>(loc, type, lhs.value, rhs.value);
+    break;
+  }
+  return make(op, *shape);
+}
+
+TensorRef GraphBuilder::logicalNot(Location loc, TensorRef input,
+                                   StringRef spelling, StringRef hint) {
+  if (!input)
+    return {};
+  if (!isBool(input.elementType())) {
+    error(loc) << spelling << " needs a bool operand, got "
+               << describe(input.elementType(), input.shape) << "; " << hint;
+    return {};
+  }
+  return make(builder.create<tc::NotOp>(loc, input.value), input.shape);
+}
+
+TensorRef GraphBuilder::clip(Location loc, TensorRef input, TensorRef low,
+                             TensorRef high) {
+  if (!input || !low || !high ||
+      failed(sameElementType(loc, "clip", {input, low, high})))
+    return {};
+  if (isBool(input.elementType())) {
+    error(loc) << "clip needs a numeric tensor, got "
+               << describe(input.elementType(), input.shape);
+    return {};
+  }
+  FailureOr<Shape> shape = tc::broadcastShapes(
+      {input.shape, low.shape, high.shape}, [&] { return error(loc); });
+  if (failed(shape))
+    return {};
+  Type type = tensorType(*shape, input.elementType());
+  return make(
+      builder.create<tc::ClipOp>(loc, type, input.value, low.value, high.value),
+      *shape);
 }
 
 TensorRef GraphBuilder::cast(Location loc, TensorRef input, Type elementType) {
@@ -492,14 +586,21 @@ TensorRef GraphBuilder::cast(Location loc, TensorRef input, Type elementType) {
 }
 
 TensorRef GraphBuilder::reduce(Location loc, ReduceKind kind, TensorRef input,
-                               ArrayRef<int64_t> axes, bool keepdims) {
+                               ArrayRef<int64_t> axes, bool keepdims,
+                               int64_t ddof) {
   if (!input)
     return {};
   Type elt = input.elementType();
-  if (isBool(elt) || (kind == ReduceKind::Mean && !isFloat(elt))) {
+  bool needsFloat = kind != ReduceKind::Sum && kind != ReduceKind::Max &&
+                    kind != ReduceKind::Min && kind != ReduceKind::Prod;
+  if (isBool(elt) || (needsFloat && !isFloat(elt))) {
     error(loc) << "this reduction needs a "
-               << (kind == ReduceKind::Mean ? "floating-point" : "numeric")
-               << " tensor, got " << describe(elt, input.shape);
+               << (needsFloat ? "floating-point" : "numeric") << " tensor, got "
+               << describe(elt, input.shape);
+    return {};
+  }
+  if (ddof < 0) {
+    error(loc) << "ddof must not be negative, got " << ddof;
     return {};
   }
   int64_t rank = input.shape.size();
@@ -541,6 +642,17 @@ TensorRef GraphBuilder::reduce(Location loc, ReduceKind kind, TensorRef input,
     break;
   case ReduceKind::Prod:
     op = builder.create<tc::ProdOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::LogSumExp:
+    op = builder.create<tc::LogSumExpOp>(loc, type, x, axesAttr, keep);
+    break;
+  case ReduceKind::Var:
+    op = builder.create<tc::VarOp>(loc, type, x, axesAttr,
+                                   builder.getI64IntegerAttr(ddof), keep);
+    break;
+  case ReduceKind::Std:
+    op = builder.create<tc::StdOp>(loc, type, x, axesAttr,
+                                   builder.getI64IntegerAttr(ddof), keep);
     break;
   }
   return make(op, *shape);

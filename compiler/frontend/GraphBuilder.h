@@ -46,8 +46,29 @@ struct TensorSpec {
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
-enum class UnaryKind { Neg, Abs, Relu, Exp, Log, Tanh, Sigmoid, Sqrt, Rsqrt };
-enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+enum class UnaryKind {
+  Neg,
+  Abs,
+  Relu,
+  Sign,
+  Exp,
+  Log,
+  Tanh,
+  Sigmoid,
+  Sqrt,
+  Rsqrt,
+  Erf,
+  Log1p,
+  Expm1,
+  Softplus,
+  Sin,
+  Cos,
+  Floor,
+  Ceil,
+  Round
+};
+enum class LogicalKind { And, Or, Xor };
+enum class ReduceKind { Sum, Mean, Max, Min, Prod, LogSumExp, Var, Std };
 
 /// How a GraphBuilder treats what is suspicious but valid.
 struct GraphBuilderOptions {
@@ -106,10 +127,23 @@ public:
   TensorRef select(mlir::Location loc, TensorRef condition, TensorRef onTrue,
                    TensorRef onFalse);
   TensorRef unary(mlir::Location loc, UnaryKind kind, TensorRef input);
+  /// `a and b` etc. of bool tensors, broadcasting. `spelling` names the
+  /// operation in messages ("'&'", "logical_and") and `hint` says what to
+  /// write instead when an operand is not bool.
+  TensorRef logical(mlir::Location loc, LogicalKind kind, TensorRef lhs,
+                    TensorRef rhs, llvm::StringRef spelling,
+                    llvm::StringRef hint);
+  TensorRef logicalNot(mlir::Location loc, TensorRef input,
+                       llvm::StringRef spelling, llvm::StringRef hint);
+  /// numpy's clip: `minimum(maximum(x, low), high)`, all of one dtype.
+  TensorRef clip(mlir::Location loc, TensorRef input, TensorRef low,
+                 TensorRef high);
   TensorRef cast(mlir::Location loc, TensorRef input, mlir::Type elementType);
-  /// Empty `axes` reduces over every axis.
+  /// Empty `axes` reduces over every axis. `ddof` (not negative) is for
+  /// Var and Std only.
   TensorRef reduce(mlir::Location loc, ReduceKind kind, TensorRef input,
-                   llvm::ArrayRef<int64_t> axes, bool keepdims);
+                   llvm::ArrayRef<int64_t> axes, bool keepdims,
+                   int64_t ddof = 0);
   TensorRef argmax(mlir::Location loc, TensorRef input, int64_t axis,
                    bool keepdims);
   TensorRef matmul(mlir::Location loc, TensorRef lhs, TensorRef rhs);

@@ -65,6 +65,14 @@ llvm::StringRef tcc::frontend::describe(TokenKind kind) {
     return "'>'";
   case TokenKind::GreaterEq:
     return "'>='";
+  case TokenKind::Amp:
+    return "'&'";
+  case TokenKind::Pipe:
+    return "'|'";
+  case TokenKind::Caret:
+    return "'^'";
+  case TokenKind::Tilde:
+    return "'~'";
   }
   return "token";
 }
@@ -124,6 +132,14 @@ Token Lexer::next() {
     return make(TokenKind::Colon, start);
   case '+':
     return make(TokenKind::Plus, start);
+  case '&':
+    return make(TokenKind::Amp, start);
+  case '|':
+    return make(TokenKind::Pipe, start);
+  case '^':
+    return make(TokenKind::Caret, start);
+  case '~':
+    return make(TokenKind::Tilde, start);
   case '/':
     return make(TokenKind::Slash, start);
   case '-':

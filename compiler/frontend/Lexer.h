@@ -40,6 +40,10 @@ enum class TokenKind {
   LessEq,
   Greater,
   GreaterEq,
+  Amp,   ///< & (logical and of bools)
+  Pipe,  ///< | (logical or of bools)
+  Caret, ///< ^ (logical xor of bools)
+  Tilde, ///< ~ (logical not of bools)
 };
 
 /// A token: its kind, its text in the buffer, and where it starts.

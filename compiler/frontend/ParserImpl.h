@@ -92,6 +92,9 @@ private:
   // Expressions (ExprParser.cpp).
   mlir::FailureOr<Operand> parseExpr();
   mlir::FailureOr<Operand> parseComparison();
+  mlir::FailureOr<Operand> parseOr();
+  mlir::FailureOr<Operand> parseXor();
+  mlir::FailureOr<Operand> parseAnd();
   mlir::FailureOr<Operand> parseAdditive();
   mlir::FailureOr<Operand> parseMultiplicative();
   mlir::FailureOr<Operand> parseUnary();
@@ -100,6 +103,10 @@ private:
   mlir::FailureOr<AttrValue> parseAttrValue();
   mlir::FailureOr<Operand> lookup(const Token &name);
   mlir::FailureOr<Operand> combine(const Token &op, Operand lhs, Operand rhs);
+  /// `lhs & rhs`, `lhs | rhs` and `lhs ^ rhs`: bool tensors and true/false
+  /// only.
+  mlir::FailureOr<Operand> combineLogical(const Token &op, Operand lhs,
+                                          Operand rhs);
 
   llvm::SourceMgr &sourceMgr;
   mlir::MLIRContext *context;

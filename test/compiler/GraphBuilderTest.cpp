@@ -336,6 +336,53 @@ TEST_CASE("dtype rules", "[GraphBuilder]") {
                     15, 7);
 }
 
+TEST_CASE("Math, logic, clip and moments", "[GraphBuilder]") {
+  Fixture t;
+  auto args = t.begin({t.spec("x", t.f32(), S({Sym("N"), D(3)}), t.at(2, 8)),
+                       t.spec("i", t.i32(), S({D(3)}), t.at(2, 20)),
+                       t.spec("c", t.i1(), S({D(3)}), t.at(2, 30))},
+                      {});
+  TensorRef x = args[0], i = args[1], c = args[2];
+
+  // sign takes integers; the others keep the shape; logic broadcasts.
+  CHECK(t.b.unary(t.at(3, 7), UnaryKind::Sign, i).shape == S({D(3)}));
+  CHECK(t.b.unary(t.at(3, 7), UnaryKind::Erf, x).shape == x.shape);
+  TensorRef gt = t.b.compare(t.at(4, 7), tc::ComparePredicate::gt, x, x);
+  TensorRef both =
+      t.b.logical(t.at(4, 7), LogicalKind::And, gt, c, "'&'", "hint");
+  CHECK(both.shape == x.shape);
+  CHECK(both.elementType().isInteger(1));
+  CHECK(t.b.logicalNot(t.at(4, 7), c, "'~'", "hint").shape == S({D(3)}));
+  CHECK(t.b.clip(t.at(5, 7), x, x, x).shape == x.shape);
+  TensorRef v = t.b.reduce(t.at(6, 7), ReduceKind::Var, x, {1}, true, 1);
+  CHECK(v.shape == S({Sym("N"), D(1)}));
+  CHECK(t.b.reduce(t.at(6, 7), ReduceKind::LogSumExp, x, {0}, false).shape ==
+        S({D(3)}));
+  CHECK(t.diagnostics.empty());
+
+  CHECK_FALSE(t.b.unary(t.at(7, 7), UnaryKind::Round, i));
+  t.requireOneError("this operation needs a floating-point tensor, got i32[3]",
+                    7, 7);
+  CHECK_FALSE(t.b.logical(t.at(8, 9), LogicalKind::Or, c, i, "logical_or",
+                          "compare first"));
+  t.requireOneError("logical_or needs bool operands, got i32[3]; compare first",
+                    8, 9);
+  CHECK_FALSE(t.b.logicalNot(t.at(9, 7), x, "'~'", "write x == 0"));
+  t.requireOneError("'~' needs a bool operand, got f32[N, 3]; write x == 0", 9,
+                    7);
+  CHECK_FALSE(t.b.clip(t.at(10, 7), c, c, c));
+  t.requireOneError("clip needs a numeric tensor, got bool[3]", 10, 7);
+  CHECK_FALSE(t.b.clip(t.at(11, 7), x, i, x));
+  t.requireOneError("clip needs operands of one dtype, got f32[N, 3] and "
+                    "i32[3] (convert one with cast(x, dtype=...))",
+                    11, 7);
+  CHECK_FALSE(t.b.reduce(t.at(12, 7), ReduceKind::Std, x, {1}, false, -1));
+  t.requireOneError("ddof must not be negative, got -1", 12, 7);
+  CHECK_FALSE(t.b.reduce(t.at(13, 7), ReduceKind::Var, i, {}, false));
+  t.requireOneError("this reduction needs a floating-point tensor, got i32[3]",
+                    13, 7);
+}
+
 TEST_CASE("Constants of each dtype", "[GraphBuilder]") {
   Fixture t;
   t.begin({}, {});

@@ -148,6 +148,8 @@ private:
   bool genUnary();
   bool genBinary();
   bool genLiteral();
+  bool genMath();
+  bool genLogic();
   bool genCompare();
   bool genSelect();
   bool genCast();
@@ -297,6 +299,85 @@ bool Generator::genUnary() {
     return addTemp("rsqrt(abs(" + a.name + ") + 1)", a.dt, a.dims, 1,
                    e / 2 + u);
   }
+}
+
+bool Generator::genMath() {
+  int i = pick([](const Val &v) { return isNumeric(v.dt); });
+  if (i < 0)
+    return false;
+  Val a = pool_[size_t(i)];
+  double B = a.bound, e = a.err;
+  const std::string &x = a.name;
+  // sign and clip take integers too; sign and the roundings are
+  // discontinuous, so only on exact operands.
+  if (!isFloat(a.dt) || chance(0.25)) {
+    if (chance(0.5)) {
+      if (e != 0)
+        return false;
+      return addTemp("sign(" + x + ")", a.dt, a.dims, 1, 0);
+    }
+    static const std::vector<std::string> floats = {"0.5", "1", "2.5"};
+    static const std::vector<std::string> ints = {"1", "3", "10"};
+    std::string c = isFloat(a.dt) ? oneOf(floats) : oneOf(ints);
+    return addTemp("clip(" + x + ", -" + c + ", " + c + ")", a.dt, a.dims,
+                   std::min(B, std::strtod(c.c_str(), nullptr)), e);
+  }
+  double u = 8 * eps(a.dt); // a few ulps for a transcendental function
+  switch (below(8)) {
+  case 0:
+    // |erf'| <= 2 / sqrt(pi).
+    return addTemp("erf(" + x + ")", a.dt, a.dims, 1, 1.13 * e + u);
+  case 1:
+    return addTemp("log1p(abs(" + x + "))", a.dt, a.dims, std::log1p(B),
+                   e + u * std::max(1.0, std::log1p(B)));
+  case 2:
+    if (B > 4)
+      return false;
+    return addTemp("expm1(" + x + ")", a.dt, a.dims, std::exp(B),
+                   std::exp(B) * (e + u));
+  case 3:
+    return addTemp("softplus(" + x + ")", a.dt, a.dims, B + 1, e + u * (B + 1));
+  case 4:
+  case 5:
+    // Range reduction costs ulps of the argument.
+    if (B > 64)
+      return false;
+    return addTemp(std::string(chance(0.5) ? "sin(" : "cos(") + x + ")", a.dt,
+                   a.dims, 1, e + u * std::max(1.0, B));
+  default: {
+    if (e != 0)
+      return false;
+    static const std::vector<std::string> fns = {"floor", "ceil", "round"};
+    return addTemp(oneOf(fns) + "(" + x + ")", a.dt, a.dims, B + 1, 0);
+  }
+  }
+}
+
+bool Generator::genLogic() {
+  int i = pick([](const Val &v) { return v.dt == DT::Bool; });
+  if (i < 0)
+    return false;
+  Val a = pool_[size_t(i)];
+  if (chance(0.25))
+    return addTemp(chance(0.5) ? "~" + a.name : "logical_not(" + a.name + ")",
+                   DT::Bool, a.dims, 1, 0);
+  const Val *bp = partner(a, true);
+  if (!bp)
+    return false;
+  Val b = *bp;
+  std::optional<Dims> joined = broadcast(a.dims, b.dims);
+  if (!joined)
+    return false;
+  static const std::vector<std::string> forms = {"@ & $",
+                                                 "@ | $",
+                                                 "@ ^ $",
+                                                 "logical_and(@, $)",
+                                                 "logical_or(@, $)",
+                                                 "logical_xor(@, $)"};
+  std::string expr = oneOf(forms);
+  expr.replace(expr.find('@'), 1, a.name);
+  expr.replace(expr.find('$'), 1, b.name);
+  return addTemp(expr, DT::Bool, *joined, 1, 0);
 }
 
 bool Generator::genBinary() {
@@ -508,11 +589,14 @@ bool Generator::genReduce() {
     axes.push_back(below(rank));
   bool keep = chance(0.4);
   double count = 1;
+  bool staticCount = true; // every reduced dimension is static
   Dims dims;
   for (int k = 0; k < rank; ++k) {
     bool reduced = std::count(axes.begin(), axes.end(), k) != 0;
-    if (reduced)
+    if (reduced) {
       count *= double(a.dims[size_t(k)].max());
+      staticCount = staticCount && a.dims[size_t(k)].sym.empty();
+    }
     if (!reduced)
       dims.push_back(a.dims[size_t(k)]);
     else if (keep)
@@ -539,7 +623,33 @@ bool Generator::genReduce() {
   bool fl = isFloat(a.dt);
   double B = a.bound, e = a.err;
   bool inexact = fl && (e != 0 || count > 1);
-  switch (below(5)) {
+  switch (below(8)) {
+  case 5: {
+    // logsumexp is 1-Lipschitz in the largest deviation of its inputs.
+    if (!fl)
+      return false;
+    double Bl = B + std::log(count);
+    return addTemp("logsumexp(" + args + ")", a.dt, dims, Bl,
+                   e + 2 * eps(a.dt) * (count + 4) * (Bl + 1));
+  }
+  case 6:
+  case 7: {
+    // var: each input moves it by at most 4 B e / (n - ddof). ddof = 1
+    // only where n >= 2 surely (a dynamic size may be 1 at run time).
+    if (!fl)
+      return false;
+    int ddof = staticCount && count >= 2 && chance(0.5) ? 1 : 0;
+    double n = count - ddof;
+    double Bv = 4 * B * B * count / n;
+    double ev = 4 * B * e * count / n + e * e * count / n +
+                2 * eps(a.dt) * (count + 4) * Bv;
+    std::string withDdof = args + (ddof ? ", ddof=1" : "");
+    if (chance(0.5))
+      return addTemp("var(" + withDdof + ")", a.dt, dims, Bv, ev);
+    // |sqrt(a) - sqrt(b)| <= sqrt(|a - b|).
+    return addTemp("std(" + withDdof + ")", a.dt, dims, std::sqrt(Bv),
+                   std::sqrt(ev) + 2 * eps(a.dt) * std::sqrt(Bv));
+  }
   case 0:
     return addTemp("sum(" + args + ")", a.dt, dims, count * B,
                    count * e +
@@ -928,7 +1038,8 @@ void Generator::genFunction(int index) {
       &Generator::genMatmul,      &Generator::genSoftmax,
       &Generator::genTranspose,   &Generator::genReshape,
       &Generator::genBroadcastTo, &Generator::genSlice,
-      &Generator::genConcat};
+      &Generator::genConcat,      &Generator::genMath,
+      &Generator::genMath,        &Generator::genLogic};
   for (int tries = 0; tries < 6 * statements && temps_ < statements; ++tries) {
     size_t inputsBefore = fn_->inputs.size(), poolBefore = pool_.size();
     if (!(this->*oneOf(ops))()) {

@@ -14,7 +14,27 @@ namespace tcc::reference::detail {
 
 namespace {
 
-enum class Unary { Neg, Abs, Relu, Exp, Log, Tanh, Sigmoid, Sqrt, Rsqrt };
+enum class Unary {
+  Neg,
+  Abs,
+  Relu,
+  Sign,
+  Exp,
+  Log,
+  Tanh,
+  Sigmoid,
+  Sqrt,
+  Rsqrt,
+  Erf,
+  Log1p,
+  Expm1,
+  Softplus,
+  Sin,
+  Cos,
+  Floor,
+  Ceil,
+  Round
+};
 enum class Binary { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
 
 double unaryFloat(Unary kind, double x) {
@@ -37,6 +57,29 @@ double unaryFloat(Unary kind, double x) {
     return std::sqrt(x);
   case Unary::Rsqrt:
     return 1.0 / std::sqrt(x);
+  case Unary::Sign:
+    return std::isnan(x) || x == 0 ? x : (x > 0 ? 1.0 : -1.0);
+  case Unary::Erf:
+    return std::erf(x);
+  case Unary::Log1p:
+    return std::log1p(x);
+  case Unary::Expm1:
+    return std::expm1(x);
+  case Unary::Softplus:
+    // log(1 + e^x) without overflow: for large x, x + log1p(e^-x).
+    return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+  case Unary::Sin:
+    return std::sin(x);
+  case Unary::Cos:
+    return std::cos(x);
+  case Unary::Floor:
+    return std::floor(x);
+  case Unary::Ceil:
+    return std::ceil(x);
+  case Unary::Round:
+    // numpy's round: ties to even, which is std::nearbyint in the default
+    // rounding mode.
+    return std::nearbyint(x);
   }
   return x;
 }
@@ -49,6 +92,8 @@ __int128 unaryInteger(Operation &op, Unary kind, __int128 x) {
     return x < 0 ? -x : x;
   case Unary::Relu:
     return x > 0 ? x : 0;
+  case Unary::Sign:
+    return (x > 0) - (x < 0);
   default:
     fail(op, "is not defined on integers");
   }
@@ -135,6 +180,26 @@ std::optional<Unary> unaryKind(Operation &op) {
     return Unary::Sqrt;
   if (isa<RsqrtOp>(op))
     return Unary::Rsqrt;
+  if (isa<SignOp>(op))
+    return Unary::Sign;
+  if (isa<ErfOp>(op))
+    return Unary::Erf;
+  if (isa<Log1pOp>(op))
+    return Unary::Log1p;
+  if (isa<Expm1Op>(op))
+    return Unary::Expm1;
+  if (isa<SoftplusOp>(op))
+    return Unary::Softplus;
+  if (isa<SinOp>(op))
+    return Unary::Sin;
+  if (isa<CosOp>(op))
+    return Unary::Cos;
+  if (isa<FloorOp>(op))
+    return Unary::Floor;
+  if (isa<CeilOp>(op))
+    return Unary::Ceil;
+  if (isa<RoundOp>(op))
+    return Unary::Round;
   return std::nullopt;
 }
 
@@ -239,6 +304,28 @@ std::optional<RefTensor> evalElementwise(Operation &op, Operands operands) {
                         [&](llvm::ArrayRef<double> v) {
                           return compare(p, v[0], v[1]) ? 1.0 : 0.0;
                         });
+  }
+  if (isa<NotOp>(op)) {
+    RefTensor result = *operands[0];
+    for (double &v : result.data)
+      v = v != 0 ? 0.0 : 1.0;
+    return result;
+  }
+  if (isa<AndOp, OrOp, XorOp>(op)) {
+    bool isAnd = isa<AndOp>(op), isOr = isa<OrOp>(op);
+    return broadcastMap(op, operands, DTypeKind::I1,
+                        [&](llvm::ArrayRef<double> v) {
+                          bool a = v[0] != 0, b = v[1] != 0;
+                          bool r = isAnd ? a && b : isOr ? a || b : a != b;
+                          return r ? 1.0 : 0.0;
+                        });
+  }
+  if (isa<ClipOp>(op)) {
+    // numpy's clip: minimum(maximum(x, low), high), NaN propagating.
+    return broadcastMap(op, operands, dtype, [&](llvm::ArrayRef<double> v) {
+      double lo = binaryFloat(Binary::Maximum, v[0], v[1]);
+      return binaryFloat(Binary::Minimum, lo, v[2]);
+    });
   }
   if (isa<SelectOp>(op)) {
     return broadcastMap(op, operands, dtype, [&](llvm::ArrayRef<double> v) {

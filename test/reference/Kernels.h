@@ -19,11 +19,13 @@ using Operands = llvm::ArrayRef<const RefTensor *>;
 
 /// Each returns the value of `op`'s single result, or nullopt when `op` is
 /// not of its family.
-/// neg abs relu exp log tanh sigmoid sqrt rsqrt, add sub mul div pow maximum
-/// minimum, cmp, select, cast.
+/// neg abs relu sign exp log tanh sigmoid sqrt rsqrt erf log1p expm1 softplus
+/// sin cos floor ceil round, add sub mul div pow maximum minimum, not and or
+/// xor, cmp, select, clip, cast.
 std::optional<RefTensor> evalElementwise(mlir::Operation &op,
                                          Operands operands);
-/// sum mean max min prod argmax, matmul, softmax log_softmax.
+/// sum mean max min prod logsumexp var std argmax, matmul, softmax
+/// log_softmax.
 std::optional<RefTensor> evalReduction(mlir::Operation &op, Operands operands);
 /// transpose reshape broadcast_to slice concat constant.
 std::optional<RefTensor> evalDataMovement(mlir::Operation &op,

@@ -137,6 +137,59 @@ RefTensor reduce(Operation &op, Reduce kind, const RefTensor &x,
   return result;
 }
 
+enum class Statistic { LogSumExp, Var, Std };
+
+/// logsumexp, var and std over `axes`, in long double: the elements of each
+/// output are gathered first, since each needs two passes.
+RefTensor statistic(Operation &op, Statistic kind, const RefTensor &x,
+                    llvm::ArrayRef<int64_t> axes, bool keepdims,
+                    int64_t ddof = 0) {
+  std::vector<int64_t> outShape = reducedShape(x.shape, axes, keepdims);
+  std::vector<std::vector<long double>> groups(size_t(numelOf(outShape)));
+  forEachIndex(x.shape, {reductionStrides(x.shape, axes)},
+               [&](int64_t linear, const std::vector<int64_t> &offsets) {
+                 groups[size_t(offsets[0])].push_back(x.data[size_t(linear)]);
+               });
+  RefTensor result;
+  result.dtype = resultDType(op);
+  result.shape = outShape;
+  for (const std::vector<long double> &g : groups) {
+    long double value;
+    if (kind == Statistic::LogSumExp) {
+      // m + log(sum(exp(x - m))); an infinite maximum (or none) is the
+      // result itself, a NaN anywhere gives NaN.
+      long double m = -std::numeric_limits<long double>::infinity();
+      bool nan = false;
+      for (long double v : g) {
+        nan = nan || std::isnan(v);
+        m = std::max(m, v);
+      }
+      if (nan) {
+        value = std::numeric_limits<long double>::quiet_NaN();
+      } else if (std::isinf(m)) {
+        value = m;
+      } else {
+        long double sum = 0;
+        for (long double v : g)
+          sum += std::exp(v - m);
+        value = m + std::log(sum);
+      }
+    } else {
+      long double n = g.size(), mean = 0, squares = 0;
+      for (long double v : g)
+        mean += v;
+      mean /= n; // NaN when there is no element, as numpy
+      for (long double v : g)
+        squares += (v - mean) * (v - mean);
+      value = squares / std::max<long double>(n - ddof, 0);
+      if (kind == Statistic::Std)
+        value = std::sqrt(value);
+    }
+    result.data.push_back(roundTo(result.dtype, double(value)));
+  }
+  return result;
+}
+
 RefTensor argmax(Operation &op, const RefTensor &x, int64_t axis,
                  bool keepdims) {
   if (axis < 0 || axis >= int64_t(x.rank()))
@@ -285,6 +338,15 @@ std::optional<RefTensor> evalReduction(Operation &op, Operands operands) {
     return reduce(op, Reduce::Min, *operands[0], r.getAxes(), r.getKeepdims());
   if (auto r = dyn_cast<ProdOp>(op))
     return reduce(op, Reduce::Prod, *operands[0], r.getAxes(), r.getKeepdims());
+  if (auto r = dyn_cast<LogSumExpOp>(op))
+    return statistic(op, Statistic::LogSumExp, *operands[0], r.getAxes(),
+                     r.getKeepdims());
+  if (auto r = dyn_cast<VarOp>(op))
+    return statistic(op, Statistic::Var, *operands[0], r.getAxes(),
+                     r.getKeepdims(), int64_t(r.getDdof()));
+  if (auto r = dyn_cast<StdOp>(op))
+    return statistic(op, Statistic::Std, *operands[0], r.getAxes(),
+                     r.getKeepdims(), int64_t(r.getDdof()));
   if (auto r = dyn_cast<ArgmaxOp>(op))
     return argmax(op, *operands[0], int64_t(r.getAxis()), r.getKeepdims());
   if (isa<MatmulOp>(op))

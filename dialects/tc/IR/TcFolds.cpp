@@ -1,8 +1,10 @@
 //===- TcFolds.cpp - folders of the tc operations -------------------------===//
 //
 // Only folds that are obviously right: identities (x + 0, x * 1, casts and
-// reshapes to the same type), double negation, and arithmetic on splat
-// constants.
+// reshapes to the same type), double negation, rounding what is already
+// rounded, logic with a constant, and exact arithmetic on splat constants
+// (+ - * /, rounding, sign; not the transcendental functions, whose folded
+// value could differ from the compiled one in the last place).
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +141,128 @@ OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getInput().getDefiningOp<NegOp>())
     return inner.getInput();
   return {};
+}
+
+/// Rounding an integer-valued float again changes nothing: `floor`, `ceil`
+/// and `round` of any of the three is its input.
+static OpFoldResult foldRoundingOfRounded(Value input) {
+  if (input.getDefiningOp<FloorOp>() || input.getDefiningOp<CeilOp>() ||
+      input.getDefiningOp<RoundOp>())
+    return input;
+  return {};
+}
+
+/// A splat float constant rounded with `mode` (exact in every float type),
+/// for a static result type.
+static OpFoldResult foldRounding(Operation *op, Attribute input,
+                                 APFloat::roundingMode mode) {
+  if (OpFoldResult r = foldRoundingOfRounded(op->getOperand(0)))
+    return r;
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<Attribute> splat = splatOf(input);
+  auto f = splat ? dyn_cast<FloatAttr>(*splat) : FloatAttr();
+  if (!f || !type.hasStaticShape())
+    return {};
+  APFloat value = f.getValue();
+  value.roundToIntegral(mode);
+  return DenseElementsAttr::get(type, value);
+}
+
+OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
+  return foldRounding(*this, adaptor.getInput(), APFloat::rmTowardNegative);
+}
+OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
+  return foldRounding(*this, adaptor.getInput(), APFloat::rmTowardPositive);
+}
+OpFoldResult RoundOp::fold(FoldAdaptor adaptor) {
+  return foldRounding(*this, adaptor.getInput(), APFloat::rmNearestTiesToEven);
+}
+
+/// sign(sign(x)) = sign(x); the sign of a splat constant (a float zero or
+/// NaN is its own sign).
+OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getDefiningOp<SignOp>())
+    return getInput();
+  auto type = cast<RankedTensorType>(getType());
+  std::optional<Attribute> splat = splatOf(adaptor.getInput());
+  if (!splat || !type.hasStaticShape())
+    return {};
+  if (auto f = dyn_cast<FloatAttr>(*splat)) {
+    APFloat value = f.getValue();
+    if (!value.isNaN() && !value.isZero()) {
+      // Not APFloat::getOne(semantics, true): LLVM 19 makes it from the
+      // unsigned -1, 2**64 - 1.
+      bool negative = value.isNegative();
+      value = APFloat::getOne(value.getSemantics());
+      if (negative)
+        value.changeSign();
+    }
+    return DenseElementsAttr::get(type, value);
+  }
+  APInt value = cast<IntegerAttr>(*splat).getValue();
+  unsigned width = value.getBitWidth();
+  APInt sign = value.isNegative() ? APInt::getAllOnes(width)
+               : value.isZero()   ? APInt::getZero(width)
+                                  : APInt(width, 1);
+  return DenseElementsAttr::get(type, sign);
+}
+
+/// The value of a splat `i1` constant, if `attr` is one.
+static std::optional<bool> boolSplat(Attribute attr) {
+  std::optional<Attribute> splat = splatOf(attr);
+  auto i = splat ? dyn_cast<IntegerAttr>(*splat) : IntegerAttr();
+  if (!i || i.getType().getIntOrFloatBitWidth() != 1)
+    return std::nullopt;
+  return !i.getValue().isZero();
+}
+
+/// not(not x) = x; not of a splat constant.
+OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getInput().getDefiningOp<NotOp>())
+    return inner.getInput();
+  auto type = cast<RankedTensorType>(getType());
+  if (std::optional<bool> c = boolSplat(adaptor.getInput());
+      c && type.hasStaticShape())
+    return DenseElementsAttr::get(type, ArrayRef<bool>{!*c});
+  return {};
+}
+
+/// Logical ops on a splat constant right operand (Commutative puts constants
+/// there): the identity (`x and true`, `x or false`, `x xor false`) is `x`,
+/// and the absorbing value (`x and false`, `x or true`) is that constant,
+/// each only where the result type is the operand's. Two splats fold.
+template <typename Fn>
+static OpFoldResult foldLogical(Operation *op, ArrayRef<Attribute> operands,
+                                std::optional<bool> absorbing, bool identity,
+                                Fn fn) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  std::optional<bool> a = boolSplat(operands[0]);
+  std::optional<bool> b = boolSplat(operands[1]);
+  if (a && b && type.hasStaticShape())
+    return DenseElementsAttr::get(type, ArrayRef<bool>{fn(*a, *b)});
+  if (b && *b == identity && lhs.getType() == type)
+    return lhs;
+  if (b && absorbing && *b == *absorbing && rhs.getType() == type)
+    return rhs;
+  return {};
+}
+
+OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
+    return getLhs();
+  return foldLogical(*this, adaptor.getOperands(), false, true,
+                     [](bool a, bool b) { return a && b; });
+}
+OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
+    return getLhs();
+  return foldLogical(*this, adaptor.getOperands(), true, false,
+                     [](bool a, bool b) { return a || b; });
+}
+OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
+  return foldLogical(*this, adaptor.getOperands(), std::nullopt, false,
+                     [](bool a, bool b) { return a != b; });
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor) {

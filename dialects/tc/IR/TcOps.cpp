@@ -77,6 +77,10 @@ TC_BROADCASTING_VERIFIER(DivOp)
 TC_BROADCASTING_VERIFIER(PowOp)
 TC_BROADCASTING_VERIFIER(MaximumOp)
 TC_BROADCASTING_VERIFIER(MinimumOp)
+TC_BROADCASTING_VERIFIER(AndOp)
+TC_BROADCASTING_VERIFIER(OrOp)
+TC_BROADCASTING_VERIFIER(XorOp)
+TC_BROADCASTING_VERIFIER(ClipOp)
 #undef TC_BROADCASTING_VERIFIER
 
 LogicalResult CmpOp::verify() {
@@ -124,7 +128,27 @@ TC_REDUCTION_VERIFIER(MeanOp)
 TC_REDUCTION_VERIFIER(MaxOp)
 TC_REDUCTION_VERIFIER(MinOp)
 TC_REDUCTION_VERIFIER(ProdOp)
+TC_REDUCTION_VERIFIER(LogSumExpOp)
 #undef TC_REDUCTION_VERIFIER
+
+/// var and std: a reduction with a non-negative ddof.
+static LogicalResult verifyMoment(Operation *op, Value input,
+                                  ArrayRef<int64_t> axes, int64_t ddof,
+                                  bool keepdims) {
+  if (ddof < 0)
+    return op->emitOpError() << "ddof must not be negative, got " << ddof;
+  return verifyReduction(op, input, axes, keepdims);
+}
+
+LogicalResult VarOp::verify() {
+  return verifyMoment(getOperation(), getInput(), getAxes(), getDdof(),
+                      getKeepdims());
+}
+
+LogicalResult StdOp::verify() {
+  return verifyMoment(getOperation(), getInput(), getAxes(), getDdof(),
+                      getKeepdims());
+}
 
 LogicalResult ArgmaxOp::verify() {
   auto emit = [&] { return emitOpError(); };

@@ -142,6 +142,93 @@ def Tc_SigmoidOp : Tc_UnaryOp<"sigmoid", "the logistic function `1/(1+exp(-x))`"
 def Tc_SqrtOp : Tc_UnaryOp<"sqrt", "the square root", Tc_FloatTensor>;
 def Tc_RsqrtOp : Tc_UnaryOp<"rsqrt", "the reciprocal square root",
                             Tc_FloatTensor>;
+def Tc_ErfOp : Tc_UnaryOp<"erf", "the error function", Tc_FloatTensor>;
+def Tc_Log1pOp : Tc_UnaryOp<"log1p", "`log(1 + x)`, accurate for small `x`",
+                            Tc_FloatTensor>;
+def Tc_Expm1Op : Tc_UnaryOp<"expm1", "`exp(x) - 1`, accurate for small `x`",
+                            Tc_FloatTensor>;
+def Tc_SoftplusOp : Tc_UnaryOp<"softplus",
+    "`log(1 + exp(x))`, computed as `max(x, 0) + log1p(exp(-|x|))` so that "
+    "it neither overflows nor loses small values", Tc_FloatTensor>;
+def Tc_SinOp : Tc_UnaryOp<"sin", "the sine (radians)", Tc_FloatTensor>;
+def Tc_CosOp : Tc_UnaryOp<"cos", "the cosine (radians)", Tc_FloatTensor>;
+def Tc_FloorOp : Tc_UnaryOp<"floor", "rounding toward minus infinity",
+                            Tc_FloatTensor> {
+  let hasFolder = 1;
+}
+def Tc_CeilOp : Tc_UnaryOp<"ceil", "rounding toward plus infinity",
+                           Tc_FloatTensor> {
+  let hasFolder = 1;
+}
+def Tc_RoundOp : Tc_UnaryOp<"round",
+    "rounding to the nearest integer, ties to even (numpy's `round`: "
+    "`round(2.5)` is 2, `round(-0.5)` is -0)", Tc_FloatTensor> {
+  let hasFolder = 1;
+}
+def Tc_SignOp : Tc_UnaryOp<"sign",
+    "the sign: -1, 0 or 1 (a float NaN stays NaN, and a zero keeps its "
+    "sign)", Tc_NumericTensor> {
+  let hasFolder = 1;
+}
+def Tc_NotOp : Tc_UnaryOp<"not", "logical negation (of `i1`)", Tc_BoolTensor> {
+  let description = [{
+    Negates every element of an `i1` tensor. `not(not(x))` folds to `x`.
+
+    ```mlir
+    %r = tc.not %c : tensor<4x3xi1>
+    ```
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise logic and clipping
+//===----------------------------------------------------------------------===//
+
+class Tc_LogicalOp<string mnemonic, string what, list<Trait> traits = []> :
+    Tc_Op<mnemonic, !listconcat(traits, [Pure, Commutative])> {
+  let summary = "elementwise logical " # what # " of booleans with broadcasting";
+  let description = [{
+    Computes the logical }] # what # [{ of two `i1` tensors elementwise,
+    with numpy broadcasting as for `tc.add`.
+
+    ```mlir
+    %r = tc.}] # mnemonic # [{ %a, %b : tensor<4x1xi1>, tensor<3xi1> -> tensor<4x3xi1>
+    ```
+  }];
+  let arguments = (ins Tc_BoolTensor:$lhs, Tc_BoolTensor:$rhs);
+  let results = (outs Tc_BoolTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tc_AndOp : Tc_LogicalOp<"and", "and">;
+def Tc_OrOp : Tc_LogicalOp<"or", "or">;
+def Tc_XorOp : Tc_LogicalOp<"xor", "exclusive or">;
+
+def Tc_ClipOp : Tc_Op<"clip", [Pure]> {
+  let summary = "elementwise clipping to a range (numpy `clip`)";
+  let description = [{
+    `result[i] = minimum(maximum(input[i], low[i]), high[i])`, with the three
+    operands (of one element type) broadcast together. A NaN input stays NaN;
+    where `low > high` the result is `high`, as in numpy.
+
+    ```mlir
+    %r = tc.clip %x, %lo, %hi : tensor<4x3xf32>, tensor<f32>, tensor<3xf32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Tc_NumericTensor:$input, Tc_NumericTensor:$low,
+                       Tc_NumericTensor:$high);
+  let results = (outs Tc_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $low `,` $high attr-dict `:` type($input) `,` type($low) `,`
+    type($high) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Reductions
@@ -174,6 +261,37 @@ def Tc_MeanOp : Tc_ReduceOp<"mean", "the arithmetic mean", Tc_FloatTensor>;
 def Tc_MaxOp : Tc_ReduceOp<"max", "the maximum", Tc_NumericTensor>;
 def Tc_MinOp : Tc_ReduceOp<"min", "the minimum", Tc_NumericTensor>;
 def Tc_ProdOp : Tc_ReduceOp<"prod", "multiplication", Tc_NumericTensor>;
+def Tc_LogSumExpOp : Tc_ReduceOp<"logsumexp",
+    "`log(sum(exp(x)))`, computed stably as `m + log(sum(exp(x - m)))` with "
+    "`m` the maximum (0 where it is infinite, so that all -inf gives -inf)",
+    Tc_FloatTensor>;
+
+class Tc_MomentOp<string mnemonic, string what> : Tc_Op<mnemonic, [Pure]> {
+  let summary = what # " over axes, with a delta degrees of freedom";
+  let description = [{
+    Computes }] # what # [{ of `input` over the listed `axes` (sorted,
+    distinct, each in `[0, rank)`) as numpy does: the mean first, then
+    `sum((x - mean)**2) / max(n - ddof, 0)` where `n` is the number of
+    reduced elements (so `ddof = 1` is the unbiased estimate, and `n <= ddof`
+    gives inf or NaN). `ddof` is not negative. With `keepdims` the reduced
+    dimensions stay with size 1. f16 and bf16 are computed in f32.
+
+    ```mlir
+    %r = tc.}] # mnemonic # [{ %x axes = [1] ddof = 1 keepdims : tensor<?x3xf32> -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+                       I64Attr:$ddof, UnitAttr:$keepdims);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes `ddof` `=` $ddof (`keepdims` $keepdims^)?
+    attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_VarOp : Tc_MomentOp<"var", "the variance">;
+def Tc_StdOp : Tc_MomentOp<"std", "the standard deviation (the square root of the variance)">;
 
 def Tc_ArgmaxOp : Tc_Op<"argmax", [Pure]> {
   let summary = "index of the maximum along one axis";

@@ -374,3 +374,98 @@ func.func @shared(%g: tensor<3xf32>) -> tensor<3xf32> {
   tc.update [@W] %n : tensor<3xf32>
   return %w : tensor<3xf32>
 }
+
+// -----
+
+// The math functions: math dialect ops; round is ties-to-even. (Rounding a
+// rounded value folds, so each rounding takes cos.)
+// CHECK-LABEL: func.func @math_unary(
+// CHECK: math.erf
+// CHECK: math.log1p
+// CHECK: math.expm1
+// CHECK: math.sin
+// CHECK: math.cos
+// CHECK: math.floor
+// CHECK: math.ceil
+// CHECK: math.roundeven
+func.func @math_unary(%x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x3xf32>) {
+  %0 = tc.erf %x : tensor<?x3xf32>
+  %1 = tc.log1p %0 : tensor<?x3xf32>
+  %2 = tc.expm1 %1 : tensor<?x3xf32>
+  %3 = tc.sin %2 : tensor<?x3xf32>
+  %4 = tc.cos %3 : tensor<?x3xf32>
+  %5 = tc.floor %4 : tensor<?x3xf32>
+  %6 = tc.ceil %4 : tensor<?x3xf32>
+  %7 = tc.round %4 : tensor<?x3xf32>
+  return %5, %6, %7 : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x3xf32>
+}
+
+// -----
+
+// softplus is max(x, 0) + log1p(exp(-|x|)).
+// CHECK-LABEL: func.func @softplus(
+// CHECK: ^bb0(%[[X:.*]]: f64, %{{.*}}: f64):
+// CHECK: %[[POS:.*]] = arith.maximumf %[[X]], %{{.*}} : f64
+// CHECK: %[[ABS:.*]] = math.absf %[[X]] : f64
+// CHECK: %[[NEG:.*]] = arith.negf %[[ABS]] : f64
+// CHECK: %[[EXP:.*]] = math.exp %[[NEG]] : f64
+// CHECK: %[[TAIL:.*]] = math.log1p %[[EXP]] : f64
+// CHECK: %[[R:.*]] = arith.addf %[[POS]], %[[TAIL]] : f64
+// CHECK: linalg.yield %[[R]] : f64
+func.func @softplus(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = tc.softplus %x : tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+// sign: floats keep x (zero, NaN) where neither x > 0 nor x < 0; integers
+// choose between 1, -1 and 0.
+// CHECK-LABEL: func.func @sign(
+// CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK-DAG: %[[LT:.*]] = arith.cmpf olt, %[[X]]
+// CHECK-DAG: %[[GT:.*]] = arith.cmpf ogt, %[[X]]
+// CHECK: %[[IN:.*]] = arith.select %[[LT]], %{{.*}}, %[[X]] : f32
+// CHECK: arith.select %[[GT]], %{{.*}}, %[[IN]] : f32
+// CHECK: ^bb0(%[[I:.*]]: i64, %{{.*}}: i64):
+// CHECK-DAG: arith.cmpi slt, %[[I]]
+// CHECK-DAG: arith.cmpi sgt, %[[I]]
+func.func @sign(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
+  %0 = tc.sign %x : tensor<4xf32>
+  %1 = tc.sign %i : tensor<4xi64>
+  return %0, %1 : tensor<4xf32>, tensor<4xi64>
+}
+
+// -----
+
+// Logic on i1: andi, ori, xori, and not as xori with true.
+// CHECK-LABEL: func.func @logic(
+// CHECK: arith.andi
+// CHECK: arith.ori
+// CHECK: arith.xori
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: arith.xori %{{.*}}, %[[TRUE]] : i1
+func.func @logic(%p: tensor<4x1xi1>, %q: tensor<3xi1>) -> tensor<4x3xi1> {
+  %0 = tc.and %p, %q : tensor<4x1xi1>, tensor<3xi1> -> tensor<4x3xi1>
+  %1 = tc.or %0, %q : tensor<4x3xi1>, tensor<3xi1> -> tensor<4x3xi1>
+  %2 = tc.xor %1, %p : tensor<4x3xi1>, tensor<4x1xi1> -> tensor<4x3xi1>
+  %3 = tc.not %2 : tensor<4x3xi1>
+  return %3 : tensor<4x3xi1>
+}
+
+// -----
+
+// clip is minimum(maximum(x, low), high), NaN-propagating for floats.
+// CHECK-LABEL: func.func @clip(
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[LO:.*]]: f32, %[[HI:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[M:.*]] = arith.maximumf %[[X]], %[[LO]] : f32
+// CHECK: arith.minimumf %[[M]], %[[HI]] : f32
+// CHECK: ^bb0(%[[Y:.*]]: i32, %[[L:.*]]: i32, %[[H:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[N:.*]] = arith.maxsi %[[Y]], %[[L]] : i32
+// CHECK: arith.minsi %[[N]], %[[H]] : i32
+func.func @clip(%x: tensor<?x3xf32>, %lo: tensor<f32>, %hi: tensor<3xf32>,
+                %i: tensor<2xi32>, %l: tensor<i32>) -> (tensor<?x3xf32>, tensor<2xi32>) {
+  %0 = tc.clip %x, %lo, %hi : tensor<?x3xf32>, tensor<f32>, tensor<3xf32> -> tensor<?x3xf32>
+  %1 = tc.clip %i, %l, %l : tensor<2xi32>, tensor<i32>, tensor<i32> -> tensor<2xi32>
+  return %0, %1 : tensor<?x3xf32>, tensor<2xi32>
+}

@@ -238,3 +238,51 @@ func.func @argmax_int(%x: tensor<7xi32>) -> tensor<i64> {
   %0 = tc.argmax %x axis = 0 : tensor<7xi32> -> tensor<i64>
   return %0 : tensor<i64>
 }
+
+// -----
+
+// logsumexp: the maximum, then sum(exp(x - m')) with m' = m where finite
+// (else 0), then log(s) + m'; bf16 computes in f32.
+// CHECK-LABEL: func.func @logsumexp(
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF80 : bf16
+// CHECK: %[[MINIT:.*]] = linalg.fill ins(%[[NINF]] : bf16)
+// CHECK: %[[MAX:.*]] = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction"]
+// CHECK: arith.maximumf
+// CHECK: %[[SUM:.*]] = linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %[[MAX]] : tensor<?x3xbf16>, tensor<?xbf16>)
+// CHECK: arith.extf
+// CHECK: math.absf
+// CHECK: arith.cmpf one
+// CHECK: math.exp
+// CHECK: arith.addf {{.*}} fastmath<reassoc> : f32
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[SUM]], %[[MAX]] : tensor<?xf32>, tensor<?xbf16>)
+// CHECK: math.log
+// CHECK: arith.truncf
+func.func @logsumexp(%x: tensor<?x3xbf16>) -> tensor<?xbf16> {
+  %0 = tc.logsumexp %x axes = [1] : tensor<?x3xbf16> -> tensor<?xbf16>
+  return %0 : tensor<?xbf16>
+}
+
+// -----
+
+// std: the mean, the sum of squared deviations from it, then
+// sqrt(squares / max(n - ddof, 0)); keepdims expands the result.
+// CHECK-LABEL: func.func @std(
+// CHECK: %[[SUM:.*]] = linalg.generic
+// CHECK: %[[MEAN:.*]] = linalg.generic
+// CHECK: arith.divf
+// CHECK: %[[SQ:.*]] = linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %[[MEAN]] : tensor<4x?xf64>, tensor<?xf64>)
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: %[[DIV:.*]] = arith.maximumf
+// CHECK: linalg.generic
+// CHECK: arith.divf %{{.*}}, %[[DIV]] : f64
+// CHECK: math.sqrt
+// CHECK: tensor.expand_shape
+func.func @std(%x: tensor<4x?xf64>) -> tensor<1x?xf64> {
+  %0 = tc.std %x axes = [0] ddof = 1 keepdims : tensor<4x?xf64> -> tensor<1x?xf64>
+  return %0 : tensor<1x?xf64>
+}

@@ -624,3 +624,132 @@ func.func @dead_code(%x: tensor<3xf32>) -> tensor<3xf32> {
   tc.update [@W] %x : tensor<3xf32>
   return %e : tensor<3xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Rounding, sign and logic
+//===----------------------------------------------------------------------===//
+
+// Rounding what is already rounded changes nothing; sign(sign(x)) is
+// sign(x).
+// CHECK-LABEL: func.func @rounded_twice(
+// CHECK-SAME: %[[X:.*]]: tensor<3xf32>, %[[I:.*]]: tensor<3xi32>)
+// CHECK-NEXT: %[[F:.*]] = tc.floor %[[X]] : tensor<3xf32>
+// CHECK-NEXT: %[[S:.*]] = tc.sign %[[I]] : tensor<3xi32>
+// CHECK-NEXT: return %[[F]], %[[S]]
+func.func @rounded_twice(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %f = tc.floor %x : tensor<3xf32>
+  %r = tc.round %f : tensor<3xf32>
+  %c = tc.ceil %r : tensor<3xf32>
+  %s = tc.sign %i : tensor<3xi32>
+  %t = tc.sign %s : tensor<3xi32>
+  return %c, %t : tensor<3xf32>, tensor<3xi32>
+}
+
+// -----
+
+// Rounding is not idempotent through other ops.
+// CHECK-LABEL: func.func @round_of_sin(
+// CHECK: tc.sin
+// CHECK: tc.round
+func.func @round_of_sin(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %s = tc.sin %x : tensor<3xf32>
+  %r = tc.round %s : tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+// not(not x) is x.
+// CHECK-LABEL: func.func @not_not(
+// CHECK-SAME: %[[P:.*]]: tensor<?xi1>)
+// CHECK-NEXT: return %[[P]]
+func.func @not_not(%p: tensor<?xi1>) -> tensor<?xi1> {
+  %a = tc.not %p : tensor<?xi1>
+  %b = tc.not %a : tensor<?xi1>
+  return %b : tensor<?xi1>
+}
+
+// -----
+
+// x and true, x or false, x xor false are x (a constant on the left moves
+// right); x and x is x.
+// CHECK-LABEL: func.func @logic_identities(
+// CHECK-SAME: %[[P:.*]]: tensor<3xi1>)
+// CHECK-NEXT: return %[[P]], %[[P]], %[[P]], %[[P]]
+func.func @logic_identities(%p: tensor<3xi1>) -> (tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>) {
+  %t = tc.constant dense<true> : tensor<3xi1>
+  %f = tc.constant dense<false> : tensor<3xi1>
+  %a = tc.and %t, %p : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %o = tc.or %p, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %x = tc.xor %p, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %s = tc.and %p, %p : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  return %a, %o, %x, %s : tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>
+}
+
+// -----
+
+// x and false is false, x or true is true; constants fold.
+// CHECK-LABEL: func.func @logic_absorbing(
+// CHECK-DAG: %[[F:.*]] = tc.constant dense<false> : tensor<3xi1>
+// CHECK-DAG: %[[T:.*]] = tc.constant dense<true> : tensor<3xi1>
+// CHECK: return %[[F]], %[[T]], %[[T]], %[[F]]
+func.func @logic_absorbing(%p: tensor<3xi1>) -> (tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>) {
+  %t = tc.constant dense<true> : tensor<3xi1>
+  %f = tc.constant dense<false> : tensor<3xi1>
+  %a = tc.and %p, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %o = tc.or %p, %t : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %x = tc.xor %t, %f : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  %n = tc.not %t : tensor<3xi1>
+  return %a, %o, %x, %n : tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>
+}
+
+// -----
+
+// The identity does not apply where the operand broadcasts to a larger
+// result.
+// CHECK-LABEL: func.func @logic_broadcast(
+// CHECK: tc.and
+func.func @logic_broadcast(%p: tensor<3xi1>) -> tensor<2x3xi1> {
+  %t = tc.constant dense<true> : tensor<2x3xi1>
+  %a = tc.and %p, %t : tensor<3xi1>, tensor<2x3xi1> -> tensor<2x3xi1>
+  return %a : tensor<2x3xi1>
+}
+
+// -----
+
+// Rounding and sign of splat constants fold exactly: floor, ceil, round
+// (ties to even: 2.5 -> 2), sign (a float zero keeps its sign).
+// CHECK-LABEL: func.func @rounding_constants(
+// CHECK-DAG: %[[F:.*]] = tc.constant dense<2.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[C:.*]] = tc.constant dense<3.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[M:.*]] = tc.constant dense<-1.000000e+00> : tensor<2xf16>
+// CHECK-DAG: %[[Z:.*]] = tc.constant dense<-0.000000e+00> : tensor<2xf64>
+// CHECK-DAG: %[[I:.*]] = tc.constant dense<-1> : tensor<2xi32>
+// CHECK: return %[[F]], %[[C]], %[[F]], %[[M]], %[[Z]], %[[I]]
+func.func @rounding_constants() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf16>, tensor<2xf64>, tensor<2xi32>) {
+  %h = tc.constant dense<2.5> : tensor<2xf32>
+  %f = tc.floor %h : tensor<2xf32>
+  %c = tc.ceil %h : tensor<2xf32>
+  %r = tc.round %h : tensor<2xf32>
+  %n = tc.constant dense<-7.5> : tensor<2xf16>
+  %s = tc.sign %n : tensor<2xf16>
+  %z = tc.constant dense<-0.0> : tensor<2xf64>
+  %sz = tc.sign %z : tensor<2xf64>
+  %i = tc.constant dense<-42> : tensor<2xi32>
+  %si = tc.sign %i : tensor<2xi32>
+  return %f, %c, %r, %s, %sz, %si : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf16>, tensor<2xf64>, tensor<2xi32>
+}
+
+// -----
+
+// The transcendental functions do not fold: the compiled code decides the
+// last place.
+// CHECK-LABEL: func.func @erf_constant(
+// CHECK: tc.erf
+func.func @erf_constant() -> tensor<2xf32> {
+  %c = tc.constant dense<0.5> : tensor<2xf32>
+  %e = tc.erf %c : tensor<2xf32>
+  return %e : tensor<2xf32>
+}

@@ -936,3 +936,66 @@ func.func @i8_element(%a: tensor<3xi8>) {
 // update is only valid in a function.
 // expected-error @+1 {{'tc.update' op expects parent op 'func.func'}}
 "tc.update"() <{variables = []}> : () -> ()
+
+// -----
+
+// The math functions are only for floating-point tensors.
+func.func @erf_of_int(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'tc.erf' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = tc.erf %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Logic is only for i1.
+func.func @and_of_float(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'tc.and' op operand #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = tc.and %x, %x : tensor<3xf32>, tensor<3xf32> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// Logical operands broadcast like arithmetic ones.
+func.func @or_broadcast(%a: tensor<4xi1>, %b: tensor<3xi1>) {
+  // expected-error @+1 {{'tc.or' op cannot broadcast shapes [4] and [3]: dimension 0 is 4 vs 3}}
+  %0 = tc.or %a, %b : tensor<4xi1>, tensor<3xi1> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// clip's bounds have the input's element type.
+func.func @clip_mixed_types(%x: tensor<3xf32>, %lo: tensor<f64>) {
+  // expected-error @+1 {{'tc.clip' op operands must have the same element type, got 'tensor<3xf32>' and 'tensor<f64>'}}
+  %0 = tc.clip %x, %lo, %lo : tensor<3xf32>, tensor<f64>, tensor<f64> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// clip's result is the broadcast shape of the three operands.
+func.func @clip_result_type(%x: tensor<3xi32>, %lo: tensor<2x1xi32>) {
+  // expected-error @+1 {{'tc.clip' op result type 'tensor<3xi32>' does not match the inferred type 'tensor<2x3xi32>'}}
+  %0 = tc.clip %x, %lo, %lo : tensor<3xi32>, tensor<2x1xi32>, tensor<2x1xi32> -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// var and std take a non-negative ddof.
+func.func @var_negative_ddof(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'tc.var' op ddof must not be negative, got -1}}
+  %0 = tc.var %x axes = [0] ddof = -1 : tensor<3xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+// logsumexp is a reduction: its result type follows the axes.
+func.func @logsumexp_result(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tc.logsumexp' op result type 'tensor<4xf32>' does not match the inferred type 'tensor<3xf32>'}}
+  %0 = tc.logsumexp %x axes = [0] : tensor<4x3xf32> -> tensor<4xf32>
+  return
+}

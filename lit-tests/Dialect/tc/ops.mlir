@@ -242,6 +242,66 @@ func.func @unary(%x: tensor<?x3xf32>, %i: tensor<5xi32>, %h: tensor<2xbf16>)
   return %rsqrt, %irelu, %hexp : tensor<?x3xf32>, tensor<5xi32>, tensor<2xbf16>
 }
 
+// CHECK-LABEL: func.func @math(
+// CHECK-SAME: %[[X:.*]]: tensor<?x3xf32>, %[[I:.*]]: tensor<5xi32>, %[[H:.*]]: tensor<2xf16>)
+// CHECK: %[[ERF:.*]] = tc.erf %[[X]] : tensor<?x3xf32>
+// CHECK: %[[L1P:.*]] = tc.log1p %[[ERF]] : tensor<?x3xf32>
+// CHECK: %[[EM1:.*]] = tc.expm1 %[[L1P]] : tensor<?x3xf32>
+// CHECK: %[[SP:.*]] = tc.softplus %[[EM1]] : tensor<?x3xf32>
+// CHECK: %[[SIN:.*]] = tc.sin %[[SP]] : tensor<?x3xf32>
+// CHECK: %[[COS:.*]] = tc.cos %[[SIN]] : tensor<?x3xf32>
+// CHECK: %[[FLOOR:.*]] = tc.floor %[[COS]] : tensor<?x3xf32>
+// CHECK: %[[CEIL:.*]] = tc.ceil %[[X]] : tensor<?x3xf32>
+// CHECK: %[[ROUND:.*]] = tc.round %[[H]] : tensor<2xf16>
+// CHECK: %[[SIGN:.*]] = tc.sign %[[I]] : tensor<5xi32>
+// CHECK: %[[CLIP:.*]] = tc.clip %[[FLOOR]], %[[CEIL]], %{{.*}} : tensor<?x3xf32>, tensor<?x3xf32>, tensor<f32> -> tensor<?x3xf32>
+// CHECK: return %[[CLIP]], %[[SIGN]], %[[ROUND]]
+func.func @math(%x: tensor<?x3xf32>, %i: tensor<5xi32>, %h: tensor<2xf16>)
+    -> (tensor<?x3xf32>, tensor<5xi32>, tensor<2xf16>) {
+  %erf = tc.erf %x : tensor<?x3xf32>
+  %log1p = tc.log1p %erf : tensor<?x3xf32>
+  %expm1 = tc.expm1 %log1p : tensor<?x3xf32>
+  %softplus = tc.softplus %expm1 : tensor<?x3xf32>
+  %sin = tc.sin %softplus : tensor<?x3xf32>
+  %cos = tc.cos %sin : tensor<?x3xf32>
+  %floor = tc.floor %cos : tensor<?x3xf32>
+  %ceil = tc.ceil %x : tensor<?x3xf32>
+  %round = tc.round %h : tensor<2xf16>
+  %sign = tc.sign %i : tensor<5xi32>
+  %hi = tc.constant dense<2.0> : tensor<f32>
+  %clip = tc.clip %floor, %ceil, %hi : tensor<?x3xf32>, tensor<?x3xf32>, tensor<f32> -> tensor<?x3xf32>
+  return %clip, %sign, %round : tensor<?x3xf32>, tensor<5xi32>, tensor<2xf16>
+}
+
+// CHECK-LABEL: func.func @logic(
+// CHECK-SAME: %[[P:.*]]: tensor<4x1xi1>, %[[Q:.*]]: tensor<3xi1>)
+// CHECK: %[[AND:.*]] = tc.and %[[P]], %[[Q]] : tensor<4x1xi1>, tensor<3xi1> -> tensor<4x3xi1>
+// CHECK: %[[OR:.*]] = tc.or %[[AND]], %[[Q]] : tensor<4x3xi1>, tensor<3xi1> -> tensor<4x3xi1>
+// CHECK: %[[XOR:.*]] = tc.xor %[[OR]], %[[P]] : tensor<4x3xi1>, tensor<4x1xi1> -> tensor<4x3xi1>
+// CHECK: %[[NOT:.*]] = tc.not %[[XOR]] : tensor<4x3xi1>
+// CHECK: return %[[NOT]]
+func.func @logic(%p: tensor<4x1xi1>, %q: tensor<3xi1>) -> tensor<4x3xi1> {
+  %and = tc.and %p, %q : tensor<4x1xi1>, tensor<3xi1> -> tensor<4x3xi1>
+  %or = tc.or %and, %q : tensor<4x3xi1>, tensor<3xi1> -> tensor<4x3xi1>
+  %xor = tc.xor %or, %p : tensor<4x3xi1>, tensor<4x1xi1> -> tensor<4x3xi1>
+  %not = tc.not %xor : tensor<4x3xi1>
+  return %not : tensor<4x3xi1>
+}
+
+// CHECK-LABEL: func.func @statistics(
+// CHECK-SAME: %[[X:.*]]: tensor<?x3xf32>, %[[H:.*]]: tensor<4x5x6xbf16>)
+// CHECK: %[[L:.*]] = tc.logsumexp %[[X]] axes = [1] : tensor<?x3xf32> -> tensor<?xf32>
+// CHECK: %[[V:.*]] = tc.var %[[X]] axes = [1] ddof = 1 keepdims : tensor<?x3xf32> -> tensor<?x1xf32>
+// CHECK: %[[S:.*]] = tc.std %[[H]] axes = [0, 2] ddof = 0 : tensor<4x5x6xbf16> -> tensor<5xbf16>
+// CHECK: return %[[L]], %[[V]], %[[S]]
+func.func @statistics(%x: tensor<?x3xf32>, %h: tensor<4x5x6xbf16>)
+    -> (tensor<?xf32>, tensor<?x1xf32>, tensor<5xbf16>) {
+  %lse = tc.logsumexp %x axes = [1] : tensor<?x3xf32> -> tensor<?xf32>
+  %var = tc.var %x axes = [1] ddof = 1 keepdims : tensor<?x3xf32> -> tensor<?x1xf32>
+  %std = tc.std %h axes = [0, 2] ddof = 0 : tensor<4x5x6xbf16> -> tensor<5xbf16>
+  return %lse, %var, %std : tensor<?xf32>, tensor<?x1xf32>, tensor<5xbf16>
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions.
 //===----------------------------------------------------------------------===//

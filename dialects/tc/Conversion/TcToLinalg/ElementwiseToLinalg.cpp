@@ -1,9 +1,9 @@
 //===- ElementwiseToLinalg.cpp - elementwise tc ops to linalg.generic -----===//
 //
-// Every elementwise op (unary, binary, cmp, select, cast) becomes exactly one
-// `linalg.generic` whose indexing maps broadcast the operands to the result
-// (see getBroadcastMap) and whose body is a few arith/math ops on scalars.
-// `tc.constant` becomes `arith.constant` on the same tensor attribute.
+// Every elementwise op (unary, binary, logic, cmp, select, clip, cast) becomes
+// exactly one `linalg.generic` whose indexing maps broadcast the operands to
+// the result (see getBroadcastMap) and whose body is a few arith/math ops on
+// scalars. `tc.constant` becomes `arith.constant` on the same tensor attribute.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +127,89 @@ Value buildScalar(RsqrtOp, OpBuilder &b, Location loc, ValueRange args) {
   return b.create<math::RsqrtOp>(loc, args[0]);
 }
 
+Value buildScalar(ErfOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::ErfOp>(loc, args[0]);
+}
+Value buildScalar(Log1pOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::Log1pOp>(loc, args[0]);
+}
+Value buildScalar(Expm1Op, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::ExpM1Op>(loc, args[0]);
+}
+/// `max(x, 0) + log1p(exp(-|x|))`: exp never overflows, large x gives x,
+/// very negative x gives exp(x) without rounding to 0 early; NaN stays NaN.
+Value buildScalar(SoftplusOp, OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args[0];
+  Value zero = createScalar(b, loc, x.getType(), 0.0);
+  Value positive = b.create<arith::MaximumFOp>(loc, x, zero);
+  Value negAbs = b.create<arith::NegFOp>(loc, b.create<math::AbsFOp>(loc, x));
+  Value tail = b.create<math::Log1pOp>(loc, b.create<math::ExpOp>(loc, negAbs));
+  return b.create<arith::AddFOp>(loc, positive, tail);
+}
+Value buildScalar(SinOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::SinOp>(loc, args[0]);
+}
+Value buildScalar(CosOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::CosOp>(loc, args[0]);
+}
+Value buildScalar(FloorOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::FloorOp>(loc, args[0]);
+}
+Value buildScalar(CeilOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::CeilOp>(loc, args[0]);
+}
+/// Ties to even, as numpy's round (math.round would round ties away).
+Value buildScalar(RoundOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<math::RoundEvenOp>(loc, args[0]);
+}
+/// Floats: 1 or -1 by comparison, else x itself (a zero keeps its sign, NaN
+/// stays NaN). Integers: (x > 0) - (x < 0).
+Value buildScalar(SignOp, OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args[0];
+  Type type = x.getType();
+  Value zero = createScalar(b, loc, type, 0.0);
+  Value one = createScalar(b, loc, type, 1.0);
+  Value minusOne = createScalar(b, loc, type, -1.0);
+  if (isFloat(x)) {
+    Value negative =
+        b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x, zero);
+    Value positive =
+        b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT, x, zero);
+    return b.create<arith::SelectOp>(
+        loc, positive, one,
+        b.create<arith::SelectOp>(loc, negative, minusOne, x));
+  }
+  Value negative =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x, zero);
+  Value positive =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x, zero);
+  return b.create<arith::SelectOp>(
+      loc, positive, one,
+      b.create<arith::SelectOp>(loc, negative, minusOne, zero));
+}
+Value buildScalar(NotOp, OpBuilder &b, Location loc, ValueRange args) {
+  Value one = b.create<arith::ConstantOp>(loc, b.getBoolAttr(true));
+  return b.create<arith::XOrIOp>(loc, args[0], one);
+}
+Value buildScalar(AndOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<arith::AndIOp>(loc, args[0], args[1]);
+}
+Value buildScalar(OrOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<arith::OrIOp>(loc, args[0], args[1]);
+}
+Value buildScalar(XorOp, OpBuilder &b, Location loc, ValueRange args) {
+  return b.create<arith::XOrIOp>(loc, args[0], args[1]);
+}
+/// `minimum(maximum(x, low), high)`: NaN propagates as in numpy's clip, and
+/// `low > high` gives `high`.
+Value buildScalar(ClipOp, OpBuilder &b, Location loc, ValueRange args) {
+  if (isFloat(args[0]))
+    return b.create<arith::MinimumFOp>(
+        loc, b.create<arith::MaximumFOp>(loc, args[0], args[1]), args[2]);
+  return b.create<arith::MinSIOp>(
+      loc, b.create<arith::MaxSIOp>(loc, args[0], args[1]), args[2]);
+}
+
 /// Floats use ordered predicates, so a NaN compares false, except `ne`, which
 /// is unordered and true for NaN (IEEE and numpy).
 arith::CmpFPredicate floatPredicate(ComparePredicate predicate) {
@@ -248,7 +331,16 @@ void tcc::tc::populateTcElementwiseToLinalgPatterns(
       ElementwiseLowering<ReluOp>, ElementwiseLowering<ExpOp>,
       ElementwiseLowering<LogOp>, ElementwiseLowering<TanhOp>,
       ElementwiseLowering<SigmoidOp>, ElementwiseLowering<SqrtOp>,
-      ElementwiseLowering<RsqrtOp>,
+      ElementwiseLowering<RsqrtOp>, ElementwiseLowering<ErfOp>,
+      ElementwiseLowering<Log1pOp>, ElementwiseLowering<Expm1Op>,
+      ElementwiseLowering<SoftplusOp>, ElementwiseLowering<SinOp>,
+      ElementwiseLowering<CosOp>, ElementwiseLowering<FloorOp>,
+      ElementwiseLowering<CeilOp>, ElementwiseLowering<RoundOp>,
+      ElementwiseLowering<SignOp>,
+      // Logic and clipping.
+      ElementwiseLowering<NotOp>, ElementwiseLowering<AndOp>,
+      ElementwiseLowering<OrOp>, ElementwiseLowering<XorOp>,
+      ElementwiseLowering<ClipOp>,
       // Comparison, choice, conversion.
       ElementwiseLowering<CmpOp>, ElementwiseLowering<SelectOp>,
       ElementwiseLowering<CastOp>, ConstantLowering>(ctx);

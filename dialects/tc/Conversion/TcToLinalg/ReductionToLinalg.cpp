@@ -4,7 +4,8 @@
 // into a tensor of the kept dimensions, and one `linalg.generic` whose loops
 // are the input's dimensions, with reduction iterators at `axes`. `keepdims`
 // then reinserts the reduced dimensions with a `tensor.expand_shape`, which
-// is a view (no copy after bufferization).
+// is a view (no copy after bufferization). logsumexp, var and std are two
+// such reductions each, the second reading the first's result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/APFloat.h"
@@ -173,6 +175,159 @@ struct ReductionLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// The element type a reduction of `type` computes in: f32 for f16/bf16.
+Type accumulationType(OpBuilder &b, Type type) {
+  return type.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : type;
+}
+
+/// One reducing `linalg.generic` over `axes` of `inputs` (the first has the
+/// full shape; the others have the reduced shape and are read through the
+/// reduced map) into a tensor filled with `init`; `body(b, loc, elements,
+/// acc)` is the new accumulator.
+Value buildReduction(
+    OpBuilder &rewriter, Location loc, ValueRange inputs,
+    ArrayRef<int64_t> axes, Value init,
+    llvm::function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
+  Value input = inputs.front();
+  int64_t rank = tensorType(input).getRank();
+  SmallVector<OpFoldResult> sizes = getReducedSizes(rewriter, loc, input, axes);
+  Value filled = createFilled(rewriter, loc, sizes, init);
+  AffineMap reduced = getReducedMap(rewriter.getContext(), rank, axes);
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+  maps.append(inputs.size(), reduced); // the other inputs and the output
+  return rewriter
+      .create<linalg::GenericOp>(
+          loc, TypeRange{filled.getType()}, inputs, ValueRange{filled}, maps,
+          getReductionIterators(rank, axes),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            b.create<linalg::YieldOp>(
+                l, body(b, l, args.drop_back(), args.back()));
+          })
+      .getResult(0);
+}
+
+/// `m` where it is finite, else 0: logsumexp subtracts it, and an infinite
+/// or NaN maximum must not turn exp(x - m) into NaN.
+Value finiteOrZero(OpBuilder &b, Location loc, Value m) {
+  Value inf = createScalar(b, loc, m.getType(),
+                           std::numeric_limits<double>::infinity());
+  Value finite = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::ONE,
+                                         b.create<math::AbsFOp>(loc, m), inf);
+  return b.create<arith::SelectOp>(loc, finite, m,
+                                   createScalar(b, loc, m.getType(), 0.0));
+}
+
+/// logsumexp: m = max(x) in the element type (exact), s = sum(exp(x - m'))
+/// in the accumulation type with m' = m where finite, else 0; then
+/// log(s) + m'. All -inf gives log(0) = -inf, a +inf gives +inf, a NaN NaN.
+struct LogSumExpLowering : OpConversionPattern<LogSumExpOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LogSumExpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Type elementType = tensorType(input).getElementType();
+    Type accType = accumulationType(rewriter, elementType);
+    ArrayRef<int64_t> axes = op.getAxes();
+    auto reassoc = arith::FastMathFlagsAttr::get(rewriter.getContext(),
+                                                 arith::FastMathFlags::reassoc);
+
+    Value max = buildReduction(
+        rewriter, loc, {input}, axes, createLowest(rewriter, loc, elementType),
+        [](OpBuilder &b, Location l, ValueRange x, Value acc) -> Value {
+          return b.create<arith::MaximumFOp>(l, x[0], acc);
+        });
+    Value sum = buildReduction(
+        rewriter, loc, {input, max}, axes,
+        createScalar(rewriter, loc, accType, 0.0),
+        [&](OpBuilder &b, Location l, ValueRange x, Value acc) -> Value {
+          Value shift = finiteOrZero(b, l, convertScalar(b, l, x[1], accType));
+          Value d = b.create<arith::SubFOp>(
+              l, convertScalar(b, l, x[0], accType), shift);
+          Value e = b.create<math::ExpOp>(l, d);
+          return b.create<arith::AddFOp>(l, e, acc, reassoc);
+        });
+    auto reducedType =
+        RankedTensorType::get(tensorType(sum).getShape(), elementType);
+    Value result =
+        buildElementwise(rewriter, loc, ValueRange{sum, max}, reducedType,
+                         [&](OpBuilder &b, Location l, ValueRange args) {
+                           Value shift = finiteOrZero(
+                               b, l, convertScalar(b, l, args[1], accType));
+                           Value value = b.create<arith::AddFOp>(
+                               l, b.create<math::LogOp>(l, args[0]), shift);
+                           return convertScalar(b, l, value, elementType);
+                         });
+    rewriter.replaceOp(
+        op, expandReducedDims(rewriter, loc, result, op.getType(), axes));
+    return success();
+  }
+};
+
+/// var and std, two passes as numpy: the mean, then the sum of squared
+/// deviations from it, divided by max(n - ddof, 0); std takes the square
+/// root. f16 and bf16 compute in f32 and round once at the end.
+template <typename OpTy, bool isStd>
+struct MomentLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Type elementType = tensorType(input).getElementType();
+    Type accType = accumulationType(rewriter, elementType);
+    ArrayRef<int64_t> axes = op.getAxes();
+    auto reassoc = arith::FastMathFlagsAttr::get(rewriter.getContext(),
+                                                 arith::FastMathFlags::reassoc);
+
+    Value sum = buildReduction(
+        rewriter, loc, {input}, axes,
+        createScalar(rewriter, loc, accType, -0.0),
+        [&](OpBuilder &b, Location l, ValueRange x, Value acc) -> Value {
+          return b.create<arith::AddFOp>(l, convertScalar(b, l, x[0], accType),
+                                         acc, reassoc);
+        });
+    Value count = createCount(rewriter, loc, input, axes, accType);
+    Value mean = buildElementwise(
+        rewriter, loc, ValueRange{sum}, tensorType(sum),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return b.create<arith::DivFOp>(l, args[0], count);
+        });
+    Value squares = buildReduction(
+        rewriter, loc, {input, mean}, axes,
+        createScalar(rewriter, loc, accType, 0.0),
+        [&](OpBuilder &b, Location l, ValueRange x, Value acc) -> Value {
+          Value d = b.create<arith::SubFOp>(
+              l, convertScalar(b, l, x[0], accType), x[1]);
+          return b.create<arith::AddFOp>(l, b.create<arith::MulFOp>(l, d, d),
+                                         acc, reassoc);
+        });
+    Value ddof = createScalar(rewriter, loc, accType,
+                              static_cast<double>(int64_t(op.getDdof())));
+    Value divisor = rewriter.create<arith::MaximumFOp>(
+        loc, rewriter.create<arith::SubFOp>(loc, count, ddof),
+        createScalar(rewriter, loc, accType, 0.0));
+    auto reducedType =
+        RankedTensorType::get(tensorType(sum).getShape(), elementType);
+    Value result =
+        buildElementwise(rewriter, loc, ValueRange{squares}, reducedType,
+                         [&](OpBuilder &b, Location l, ValueRange args) {
+                           Value value =
+                               b.create<arith::DivFOp>(l, args[0], divisor);
+                           if (isStd)
+                             value = b.create<math::SqrtOp>(l, value);
+                           return convertScalar(b, l, value, elementType);
+                         });
+    rewriter.replaceOp(
+        op, expandReducedDims(rewriter, loc, result, op.getType(), axes));
+    return success();
+  }
+};
+
 /// argmax: one `linalg.generic` with two outputs, the running maximum and
 /// its index. An element replaces the current maximum only when it is
 /// strictly greater, so ties keep the first index; a NaN counts as the
@@ -240,6 +395,7 @@ void tcc::tc::populateTcReductionToLinalgPatterns(RewritePatternSet &patterns) {
                ReductionLowering<MeanOp, ReduceKind::Mean>,
                ReductionLowering<MaxOp, ReduceKind::Max>,
                ReductionLowering<MinOp, ReduceKind::Min>,
-               ReductionLowering<ProdOp, ReduceKind::Prod>, ArgmaxLowering>(
-      patterns.getContext());
+               ReductionLowering<ProdOp, ReduceKind::Prod>, ArgmaxLowering,
+               LogSumExpLowering, MomentLowering<VarOp, false>,
+               MomentLowering<StdOp, true>>(patterns.getContext());
 }

@@ -4,8 +4,11 @@ per dtype), for the tests that compile all of tcc's code patterns for many
 CPUs. Run: every-op.py > every-op.tg"""
 
 DTYPES = ["f16", "bf16", "f32", "f64", "i32", "i64", "bool"]
-FLOAT_UNARY = ["exp", "log", "tanh", "sigmoid", "sqrt", "rsqrt"]
-SIGNED_UNARY = ["neg", "abs", "relu"]
+FLOAT_UNARY = ["exp", "log", "tanh", "sigmoid", "sqrt", "rsqrt", "erf",
+               "log1p", "expm1", "softplus", "sin", "cos", "floor", "ceil",
+               "round"]
+SIGNED_UNARY = ["neg", "abs", "relu", "sign"]
+LOGICAL = ["x & y", "x | y", "x ^ y", "~x", "logical_xor(x, y)"]
 BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum"]
 COMPARE = ["==", "!=", "<", "<=", ">", ">="]
 REDUCE = ["sum", "max", "min", "prod"]
@@ -30,6 +33,9 @@ def function(dt):
             out("softmax(x, axis=1)", dt, "N, 8")
             out("log_softmax(x, axis=0)", dt, "N, 8")
             out("mean(x, axis=1)", dt, "N")
+            out("logsumexp(x, axis=1)", dt, "N")
+            out("var(x, axis=0, ddof=1)", dt, "8")
+            out("std(x, axis=1, keepdims=true)", dt, "N, 1")
         for op in BINARY:
             out(f"{op}(x, y)", dt, "N, 8")
         out("x ** 3", dt, "N, 8")
@@ -40,6 +46,10 @@ def function(dt):
         out("argmax(x, axis=0)", "i64", "8")
         out("matmul(x, w)", dt, "N, 3")
         out("select(x < y, x, y)", dt, "N, 8")
+        out("clip(x, v, y)", dt, "N, 8")
+    else:
+        for expr in LOGICAL:
+            out(expr, "bool", "N, 8")
     for op in COMPARE if numeric else ["==", "!="]:
         out(f"x {op} y", "bool", "N, 8")
     for to in DTYPES:
