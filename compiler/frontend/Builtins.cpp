@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
 
@@ -85,15 +86,29 @@ public:
     for (const AttrValue &e : v->list) {
       if (e.kind == AttrValue::Kind::Integer) {
         result.push_back(Dim::fixed(e.integer));
-      } else if (e.kind == AttrValue::Kind::Name &&
-                 (!call.symbols || call.symbols->contains(e.text))) {
-        result.push_back(Dim::dynamic(e.text));
-      } else if (e.kind == AttrValue::Kind::Name) {
-        return emitError(e.loc) << "unknown dimension '" << e.text
-                                << "': name it in an input's type first";
-      } else {
-        return wrongKind(e, key, "a list of sizes");
+        continue;
       }
+      // A name or a product of names and sizes (`B*T`, `2*N`).
+      ArrayRef<AttrValue> factors = e;
+      if (e.kind == AttrValue::Kind::Product)
+        factors = e.list;
+      tc::DimProduct product;
+      for (const AttrValue &f : factors) {
+        if (f.kind == AttrValue::Kind::Integer && f.integer >= 0 &&
+            e.kind == AttrValue::Kind::Product) {
+          if (llvm::MulOverflow(product.coef, f.integer, product.coef))
+            return emitError(f.loc) << "dimension is too large";
+        } else if (f.kind == AttrValue::Kind::Name &&
+                   (!call.symbols || call.symbols->contains(f.text))) {
+          product.factors.push_back(f.text);
+        } else if (f.kind == AttrValue::Kind::Name) {
+          return emitError(f.loc) << "unknown dimension '" << f.text
+                                  << "': name it in an input's type first";
+        } else {
+          return wrongKind(f, key, "a list of sizes");
+        }
+      }
+      result.push_back(tc::productDim(product));
     }
     return result;
   }

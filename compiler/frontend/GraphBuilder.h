@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace tcc {
 
@@ -149,6 +150,9 @@ private:
   TensorRef make(mlir::Operation *op, tc::Shape shape);
   mlir::RankedTensorType tensorType(const tc::Shape &shape,
                                     mlir::Type elementType);
+  /// A reshape to several dynamic sizes records them (`tc.dims`, each a
+  /// product of the inputs' symbols) for the lowering to compute.
+  void setReshapeDims(mlir::Operation *reshape, const tc::Shape &shape);
   mlir::FailureOr<int64_t> normalizeAxis(mlir::Location loc, int64_t axis,
                                          int64_t rank);
   mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,
@@ -162,6 +166,8 @@ private:
   mlir::func::FuncOp currentFunction;
   llvm::SmallVector<TensorSpec> currentOutputs;
   llvm::StringMap<mlir::Value> sharedReads;
+  /// The symbols the current function's inputs bind as whole dimensions.
+  llvm::StringSet<> inputSymbols;
   unsigned errorCount = 0;
 };
 

@@ -43,7 +43,9 @@ TensorRef GraphBuilder::reshape(Location loc, TensorRef input, Shape target) {
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, input.elementType());
-  return make(builder.create<tc::ReshapeOp>(loc, type, input.value), *shape);
+  auto op = builder.create<tc::ReshapeOp>(loc, type, input.value);
+  setReshapeDims(op, *shape);
+  return make(op, *shape);
 }
 
 TensorRef GraphBuilder::broadcastTo(Location loc, TensorRef input,

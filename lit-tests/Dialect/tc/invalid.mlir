@@ -936,3 +936,21 @@ func.func @i8_element(%a: tensor<3xi8>) {
 // update is only valid in a function.
 // expected-error @+1 {{'tc.update' op expects parent op 'func.func'}}
 "tc.update"() <{variables = []}> : () -> ()
+
+// -----
+
+// A reshape to several dynamic sizes names each (tc.dims) as its result has it.
+func.func @reshape_dims_mismatch(%x: tensor<?x?x4xf32>) {
+  // expected-error @+1 {{'tc.reshape' op 'tc.dims' entry 2 does not match the result type}}
+  %0 = tc.reshape %x {tc.dims = ["B", "T", 5]} : tensor<?x?x4xf32> -> tensor<?x?x4xf32>
+  return
+}
+
+// -----
+
+// ... one entry per dimension.
+func.func @reshape_dims_rank(%x: tensor<?x?x4xf32>) {
+  // expected-error @+1 {{'tc.reshape' op 'tc.dims' has 2 entries for rank 3}}
+  %0 = tc.reshape %x {tc.dims = ["B", "T"]} : tensor<?x?x4xf32> -> tensor<?x?x4xf32>
+  return
+}
