@@ -276,6 +276,17 @@ const llvm::StringMap<Builtin> &builtins() {
                        return {};
                      return b.argmax(c.loc, t[0], *axis, *keep);
                    }};
+    m["size"] = {1,
+                 false,
+                 {"axis"},
+                 [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                    ArrayRef<TensorRef> t) -> TensorRef {
+                   // size(x, 0) or size(x, axis=0).
+                   FailureOr<int64_t> axis = kw.integer("axis", std::nullopt);
+                   if (failed(axis))
+                     return {};
+                   return b.size(c.loc, t[0], *axis);
+                 }};
     m["transpose"] = {1,
                       false,
                       {"perm"},
@@ -371,6 +382,28 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
   }
   const Builtin &fn = it->second;
   size_t n = call.args.size();
+  // size(x, 0): the axis may also be the second positional argument, an
+  // integer literal.
+  if (call.name == "size" && n == 2) {
+    const Operand &axis = call.args[1];
+    if (!axis.isLiteral() || axis.literal->kind != Literal::Kind::Integer ||
+        axis.literal->integer.getSignificantBits() > 64) {
+      emitError(axis.loc) << "the axis of 'size' must be an integer";
+      return {};
+    }
+    if (Kwargs(call).find("axis")) {
+      emitError(axis.loc) << "'size' takes its axis once";
+      return {};
+    }
+    if (call.args[0].isLiteral()) {
+      emitError(call.args[0].loc) << "'size' needs a tensor";
+      return {};
+    }
+    TensorRef input = materialize(builder, call.args[0], Type());
+    if (!input)
+      return {};
+    return builder.size(call.loc, input, axis.literal->integer.getSExtValue());
+  }
   if (n < fn.arity || (!fn.variadic && n != fn.arity)) {
     emitError(call.loc) << "'" << call.name << "' takes "
                         << (fn.variadic ? "at least " : "") << fn.arity

@@ -129,6 +129,8 @@ public:
                   llvm::ArrayRef<int64_t> step);
   TensorRef concat(mlir::Location loc, llvm::ArrayRef<TensorRef> inputs,
                    int64_t axis);
+  /// The size of dimension `axis` of `input`, as an i64 scalar.
+  TensorRef size(mlir::Location loc, TensorRef input, int64_t axis);
 
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();

@@ -104,3 +104,15 @@ TensorRef GraphBuilder::concat(Location loc, ArrayRef<TensorRef> inputs,
                                            builder.getI64IntegerAttr(*a)),
               *shape);
 }
+
+TensorRef GraphBuilder::size(Location loc, TensorRef input, int64_t axis) {
+  if (!input)
+    return {};
+  FailureOr<int64_t> a = normalizeAxis(loc, axis, input.shape.size());
+  if (failed(a))
+    return {};
+  Type type = RankedTensorType::get({}, builder.getI64Type());
+  return make(builder.create<tc::SizeOp>(loc, type, input.value,
+                                         builder.getI64IntegerAttr(*a)),
+              {});
+}

@@ -283,6 +283,15 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
     }
     if (op.getNumResults() != 1)
       throw ReferenceError(describeOp(op) + ": unsupported op");
+    if (auto size = dyn_cast<SizeOp>(op)) {
+      const RefTensor &x = *operands[0];
+      int64_t axis = size.getAxis();
+      if (axis < 0 || size_t(axis) >= x.rank())
+        throw ReferenceError(describeOp(op) + ": axis out of range");
+      env[op.getResult(0)] =
+          RefTensor(DTypeKind::I64, {}, {double(x.shape[size_t(axis)])});
+      continue;
+    }
     // A reshape to several dynamic sizes names them (`tc.dims`).
     if (auto dims = op.getAttrOfType<ArrayAttr>(TcDialect::kDimsAttr);
         dims && isa<ReshapeOp>(op)) {

@@ -139,6 +139,14 @@ LogicalResult ArgmaxOp::verify() {
                      IntegerType::get(getContext(), 64));
 }
 
+LogicalResult SizeOp::verify() {
+  if (failed(checkAxis(getAxis(), tensorType(getInput()).getRank(),
+                       [&] { return emitOpError(); })))
+    return failure();
+  return checkResult(getOperation(), Shape{},
+                     IntegerType::get(getContext(), 64));
+}
+
 LogicalResult MatmulOp::verify() {
   if (failed(checkSameElementType(getOperation(), getOperands())))
     return failure();

@@ -624,3 +624,16 @@ func.func @dead_code(%x: tensor<3xf32>) -> tensor<3xf32> {
   tc.update [@W] %x : tensor<3xf32>
   return %e : tensor<3xf32>
 }
+
+// -----
+
+// size of a static dimension is a constant; of a dynamic one, it stays.
+// CHECK-LABEL: func.func @size_static(
+// CHECK-NEXT: %[[C:.*]] = tc.constant dense<3> : tensor<i64>
+// CHECK-NEXT: %[[N:.*]] = tc.size %{{.*}} axis = 0 : tensor<?x3xf32> -> tensor<i64>
+// CHECK-NEXT: return %[[C]], %[[N]]
+func.func @size_static(%x: tensor<?x3xf32>) -> (tensor<i64>, tensor<i64>) {
+  %k = tc.size %x axis = 1 : tensor<?x3xf32> -> tensor<i64>
+  %n = tc.size %x axis = 0 : tensor<?x3xf32> -> tensor<i64>
+  return %k, %n : tensor<i64>, tensor<i64>
+}

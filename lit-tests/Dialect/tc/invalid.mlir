@@ -954,3 +954,12 @@ func.func @reshape_dims_rank(%x: tensor<?x?x4xf32>) {
   %0 = tc.reshape %x {tc.dims = ["B", "T"]} : tensor<?x?x4xf32> -> tensor<?x?x4xf32>
   return
 }
+
+// -----
+
+// size takes an axis within the rank.
+func.func @size_axis(%x: tensor<?x3xf32>) {
+  // expected-error @+1 {{'tc.size' op axis 2 is out of range for rank 2}}
+  %0 = tc.size %x axis = 2 : tensor<?x3xf32> -> tensor<i64>
+  return
+}

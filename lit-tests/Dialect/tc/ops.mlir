@@ -383,6 +383,13 @@ func.func @reshape_named(%x: tensor<?x4xf32>) -> tensor<?x?x4xf32> {
   return %0 : tensor<?x?x4xf32>
 }
 
+// CHECK-LABEL: func.func @size(
+// CHECK: tc.size %{{.*}} axis = 0 : tensor<?x3xf32> -> tensor<i64>
+func.func @size(%x: tensor<?x3xf32>) -> tensor<i64> {
+  %0 = tc.size %x axis = 0 : tensor<?x3xf32> -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
 // CHECK-LABEL: func.func @broadcast_to(
 // CHECK-SAME: %[[X:.*]]: tensor<3xf32>, %[[Y:.*]]: tensor<4x1xi32>, %[[D:.*]]: tensor<?x1xf32>, %[[S:.*]]: tensor<i1>)
 // CHECK: %[[A:.*]] = tc.broadcast_to %[[X]] : tensor<3xf32> -> tensor<4x3xf32>

@@ -489,10 +489,29 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
   }
 };
 
+/// size -> tensor.dim as i64, filled into a rank-0 tensor (a fill, not a
+/// store, so that it also runs where tensors live in device memory).
+struct SizeLowering : OpConversionPattern<SizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value size =
+        rewriter.create<tensor::DimOp>(loc, adaptor.getInput(), op.getAxis());
+    Value value =
+        rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), size);
+    rewriter.replaceOp(op, createFilled(rewriter, loc, {}, value));
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::tc::populateTcDataMovementToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<TransposeLowering, BroadcastToLowering, SliceLowering,
-               ConcatLowering, ReshapeLowering>(patterns.getContext());
+               ConcatLowering, ReshapeLowering, SizeLowering>(
+      patterns.getContext());
 }
