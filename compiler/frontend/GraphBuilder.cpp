@@ -325,6 +325,8 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
     return error(loc) << "function '" << currentFunction.getSymName()
                       << "' declares " << currentOutputs.size()
                       << " outputs but returns " << outputs.size();
+  // What each fresh name stands for, and the output that first said so.
+  llvm::StringMap<std::pair<std::string, std::string>> fresh;
   for (auto [r, value, spec] :
        llvm::enumerate(outputs, ArrayRef<TensorSpec>(currentOutputs))) {
     if (!value)
@@ -353,6 +355,13 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
                << ", which no input binds, and its size is not known before "
                   "the call; declare it with the inputs' dimensions "
                   "(such as N, B*T or 2*N)";
+      auto [it, first] = fresh.try_emplace(d.symbol, v.symbol, spec.name);
+      if (!first && it->second.first != v.symbol)
+        return error(spec.loc)
+               << "output '" << spec.name << "' declares dimension " << i
+               << " as " << d.symbol << ", which is " << v.symbol
+               << " here but " << it->second.first << " in output '"
+               << it->second.second << "'; give the sizes different names";
       resolved[i] = builder.getStringAttr(v.symbol);
     }
     NamedAttrList attrs(currentFunction.getResultAttrDict(r));
