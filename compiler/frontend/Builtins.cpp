@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
 
@@ -85,15 +86,29 @@ public:
     for (const AttrValue &e : v->list) {
       if (e.kind == AttrValue::Kind::Integer) {
         result.push_back(Dim::fixed(e.integer));
-      } else if (e.kind == AttrValue::Kind::Name &&
-                 (!call.symbols || call.symbols->contains(e.text))) {
-        result.push_back(Dim::dynamic(e.text));
-      } else if (e.kind == AttrValue::Kind::Name) {
-        return emitError(e.loc) << "unknown dimension '" << e.text
-                                << "': name it in an input's type first";
-      } else {
-        return wrongKind(e, key, "a list of sizes");
+        continue;
       }
+      // A name or a product of names and sizes (`B*T`, `2*N`).
+      ArrayRef<AttrValue> factors = e;
+      if (e.kind == AttrValue::Kind::Product)
+        factors = e.list;
+      tc::DimProduct product;
+      for (const AttrValue &f : factors) {
+        if (f.kind == AttrValue::Kind::Integer && f.integer >= 0 &&
+            e.kind == AttrValue::Kind::Product) {
+          if (llvm::MulOverflow(product.coef, f.integer, product.coef))
+            return emitError(f.loc) << "dimension is too large";
+        } else if (f.kind == AttrValue::Kind::Name &&
+                   (!call.symbols || call.symbols->contains(f.text))) {
+          product.factors.push_back(f.text);
+        } else if (f.kind == AttrValue::Kind::Name) {
+          return emitError(f.loc) << "unknown dimension '" << f.text
+                                  << "': name it in an input's type first";
+        } else {
+          return wrongKind(f, key, "a list of sizes");
+        }
+      }
+      result.push_back(tc::productDim(product));
     }
     return result;
   }
@@ -324,6 +339,17 @@ const llvm::StringMap<Builtin> &builtins() {
                        return {};
                      return b.argmax(c.loc, t[0], *axis, *keep);
                    }};
+    m["size"] = {1,
+                 false,
+                 {"axis"},
+                 [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                    ArrayRef<TensorRef> t) -> TensorRef {
+                   // size(x, 0) or size(x, axis=0).
+                   FailureOr<int64_t> axis = kw.integer("axis", std::nullopt);
+                   if (failed(axis))
+                     return {};
+                   return b.size(c.loc, t[0], *axis);
+                 }};
     m["transpose"] = {1,
                       false,
                       {"perm"},
@@ -432,6 +458,28 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
   }
   const Builtin &fn = it->second;
   size_t n = call.args.size();
+  // size(x, 0): the axis may also be the second positional argument, an
+  // integer literal.
+  if (call.name == "size" && n == 2) {
+    const Operand &axis = call.args[1];
+    if (!axis.isLiteral() || axis.literal->kind != Literal::Kind::Integer ||
+        axis.literal->integer.getSignificantBits() > 64) {
+      emitError(axis.loc) << "the axis of 'size' must be an integer";
+      return {};
+    }
+    if (Kwargs(call).find("axis")) {
+      emitError(axis.loc) << "'size' takes its axis once";
+      return {};
+    }
+    if (call.args[0].isLiteral()) {
+      emitError(call.args[0].loc) << "'size' needs a tensor";
+      return {};
+    }
+    TensorRef input = materialize(builder, call.args[0], Type());
+    if (!input)
+      return {};
+    return builder.size(call.loc, input, axis.literal->integer.getSExtValue());
+  }
   if (n < fn.arity || (!fn.variadic && n != fn.arity)) {
     emitError(call.loc) << "'" << call.name << "' takes "
                         << (fn.variadic ? "at least " : "") << fn.arity

@@ -91,9 +91,11 @@ TensorRef materialize(GraphBuilder &builder, const Operand &operand,
 /// literals.
 mlir::Type firstElementType(llvm::ArrayRef<Operand> operands);
 
-/// A keyword argument's value: a number, bool, name, string, or a list.
+/// A keyword argument's value: a number, bool, name, string, a list, or a
+/// product of integers and names (`B*T`, a dimension; `list` holds the
+/// factors).
 struct AttrValue {
-  enum class Kind { Integer, Float, Bool, Name, String, List };
+  enum class Kind { Integer, Float, Bool, Name, String, List, Product };
   explicit AttrValue(mlir::Location loc) : loc(loc) {}
 
   Kind kind = Kind::Integer;

@@ -341,6 +341,21 @@ FailureOr<AttrValue> Parser::parseAttrValue() {
       FailureOr<AttrValue> e = parseAttrValue();
       if (failed(e))
         return failure();
+      // A product of dimensions (`B*T`): a flat list of factors.
+      if (tok.is(TokenKind::Star)) {
+        AttrValue product{e->loc};
+        product.kind = AttrValue::Kind::Product;
+        product.list.push_back(*e);
+        while (consumeIf(TokenKind::Star)) {
+          if (tok.is(TokenKind::LBracket))
+            return error() << "lists cannot be nested here";
+          FailureOr<AttrValue> f = parseAttrValue();
+          if (failed(f))
+            return failure();
+          product.list.push_back(*f);
+        }
+        e = product;
+      }
       v.list.push_back(*e);
     } while (consumeIf(TokenKind::Comma));
     if (failed(expect(TokenKind::RBracket, "to close the list")))

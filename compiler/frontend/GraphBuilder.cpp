@@ -124,6 +124,17 @@ TensorRef GraphBuilder::make(Operation *op, Shape shape) {
   return TensorRef{result, std::move(shape)};
 }
 
+void GraphBuilder::setReshapeDims(Operation *reshape, const Shape &shape) {
+  if (llvm::count_if(shape, [](const Dim &d) { return d.isDynamic(); }) < 2)
+    return;
+  SmallVector<Attribute> dims;
+  for (const Dim &d : shape)
+    dims.push_back(d.isDynamic()
+                       ? Attribute(builder.getStringAttr(d.symbol))
+                       : Attribute(builder.getI64IntegerAttr(d.size)));
+  reshape->setAttr(tc::TcDialect::kDimsAttr, builder.getArrayAttr(dims));
+}
+
 RankedTensorType GraphBuilder::tensorType(const Shape &shape,
                                           Type elementType) {
   return RankedTensorType::get(tc::sizesOf(shape), elementType);
@@ -218,6 +229,27 @@ GraphBuilder::beginFunction(Location loc, StringRef name,
     if (failed(checkSize(spec.loc, spec.elementType, spec.shape)))
       return failure();
   }
+  // A product in an input's type (`B*T`) is checked, not solved: each of
+  // its names must be a whole dimension of some input.
+  inputSymbols.clear();
+  for (const TensorSpec &spec : inputs)
+    for (const Dim &d : spec.shape)
+      if (d.isDynamic() && !tc::isProductSymbol(d.symbol))
+        inputSymbols.insert(d.symbol);
+  for (const TensorSpec &spec : inputs)
+    for (const Dim &d : spec.shape) {
+      std::optional<tc::DimProduct> p =
+          d.isDynamic() ? tc::productOf(d) : std::nullopt;
+      if (!p || !tc::isProductSymbol(d.symbol))
+        continue;
+      for (const std::string &f : p->factors)
+        if (!inputSymbols.count(f))
+          return error(spec.loc)
+                 << "dimension " << d.symbol << " of '" << spec.name
+                 << "' uses " << f
+                 << ", which no input has as a whole dimension (write " << f
+                 << " alone in some input's type)";
+    }
   SmallVector<Type> inputTypes, outputTypes;
   for (const TensorSpec &s : inputs)
     inputTypes.push_back(tensorType(s.shape, s.elementType));
@@ -246,10 +278,22 @@ GraphBuilder::beginFunction(Location loc, StringRef name,
   return refs;
 }
 
+/// Whether every name in `d` is a whole dimension of an input (a quotient
+/// such as `(5*N/3)`, which only shape inference writes, is made of them).
+static bool isBound(const Dim &d, const llvm::StringSet<> &inputSymbols) {
+  std::optional<tc::DimProduct> p = tc::productOf(d);
+  return p && llvm::all_of(p->factors, [&](const std::string &f) {
+           return f.front() == '(' || inputSymbols.count(f) != 0;
+         });
+}
+
 /// Whether a computed shape satisfies a declared one: the same static sizes,
 /// and a declared symbol is matched by the same symbol or an anonymous
-/// dynamic size (which the runtime checks after the call).
-static bool satisfies(const Shape &value, const Shape &declared) {
+/// dynamic size (which the tc-shape-checks pass compares before the call).
+/// A declared name that no input binds (`R`) stands for whatever the value
+/// computes.
+static bool satisfies(const Shape &value, const Shape &declared,
+                      const llvm::StringSet<> &inputSymbols) {
   if (value.size() != declared.size())
     return false;
   for (auto [v, d] : llvm::zip(value, declared)) {
@@ -257,7 +301,10 @@ static bool satisfies(const Shape &value, const Shape &declared) {
       return false;
     if (!v.isDynamic() && v.size != d.size)
       return false;
-    if (v.isDynamic() && !v.symbol.empty() && v.symbol != d.symbol)
+    // Products may agree at run time (2*N with N = 0): compared there.
+    if (v.isDynamic() && !v.symbol.empty() && v.symbol != d.symbol &&
+        isBound(d, inputSymbols) && !tc::isProductSymbol(v.symbol) &&
+        !tc::isProductSymbol(d.symbol))
       return false;
   }
   return true;
@@ -278,15 +325,48 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
     return error(loc) << "function '" << currentFunction.getSymName()
                       << "' declares " << currentOutputs.size()
                       << " outputs but returns " << outputs.size();
-  for (auto [value, spec] : llvm::zip(outputs, currentOutputs)) {
+  // What each fresh name stands for, and the output that first said so.
+  llvm::StringMap<std::pair<std::string, std::string>> fresh;
+  for (auto [r, value, spec] :
+       llvm::enumerate(outputs, ArrayRef<TensorSpec>(currentOutputs))) {
     if (!value)
       return failure();
     if (value.elementType() != spec.elementType ||
-        !satisfies(value.shape, spec.shape))
+        !satisfies(value.shape, spec.shape, inputSymbols))
       return error(spec.loc)
              << "output '" << spec.name << "' is declared "
              << describe(spec.elementType, spec.shape) << " but its value is "
              << describe(value.elementType(), value.shape);
+    // A name no input binds (`R`) is the size the value computes, which the
+    // manifest records for the runtime to allocate.
+    auto dims = currentFunction.getResultAttrOfType<ArrayAttr>(
+        r, tc::TcDialect::kDimsAttr);
+    if (!dims)
+      continue;
+    SmallVector<Attribute> resolved(dims.begin(), dims.end());
+    for (auto [i, d] : llvm::enumerate(spec.shape)) {
+      if (!d.isDynamic() || isBound(d, inputSymbols))
+        continue;
+      const Dim &v = value.shape[i];
+      if (v.symbol.empty() || !isBound(v, inputSymbols))
+        return error(spec.loc)
+               << "output '" << spec.name << "' declares dimension " << i
+               << " as " << d.symbol
+               << ", which no input binds, and its size is not known before "
+                  "the call; declare it with the inputs' dimensions "
+                  "(such as N, B*T or 2*N)";
+      auto [it, first] = fresh.try_emplace(d.symbol, v.symbol, spec.name);
+      if (!first && it->second.first != v.symbol)
+        return error(spec.loc)
+               << "output '" << spec.name << "' declares dimension " << i
+               << " as " << d.symbol << ", which is " << v.symbol
+               << " here but " << it->second.first << " in output '"
+               << it->second.second << "'; give the sizes different names";
+      resolved[i] = builder.getStringAttr(v.symbol);
+    }
+    NamedAttrList attrs(currentFunction.getResultAttrDict(r));
+    attrs.set(tc::TcDialect::kDimsAttr, builder.getArrayAttr(resolved));
+    currentFunction.setResultAttrs(r, attrs.getDictionary(getContext()));
   }
   SmallVector<Attribute> variables;
   SmallVector<Value> values;
@@ -693,6 +773,9 @@ TensorRef GraphBuilder::matmul(Location loc, TensorRef lhs, TensorRef rhs) {
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, lhs.elementType());
+  // [B, T, C] @ [C, H] stays one op: the CPU pipeline (tcc-matmul-to-blas)
+  // makes it one 2-D product of row-major views for BLAS, which needs no
+  // reshape to several dynamic sizes here (a GPU cannot lower one yet).
   return make(builder.create<tc::MatmulOp>(loc, type, lhs.value, rhs.value),
               *shape);
 }

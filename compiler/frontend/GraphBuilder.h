@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace tcc {
 
@@ -162,6 +163,8 @@ public:
                   llvm::ArrayRef<int64_t> step);
   TensorRef concat(mlir::Location loc, llvm::ArrayRef<TensorRef> inputs,
                    int64_t axis);
+  /// The size of dimension `axis` of `input`, as an i64 scalar.
+  TensorRef size(mlir::Location loc, TensorRef input, int64_t axis);
 
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();
@@ -183,6 +186,9 @@ private:
   TensorRef make(mlir::Operation *op, tc::Shape shape);
   mlir::RankedTensorType tensorType(const tc::Shape &shape,
                                     mlir::Type elementType);
+  /// A reshape to several dynamic sizes records them (`tc.dims`, each a
+  /// product of the inputs' symbols) for the lowering to compute.
+  void setReshapeDims(mlir::Operation *reshape, const tc::Shape &shape);
   mlir::FailureOr<int64_t> normalizeAxis(mlir::Location loc, int64_t axis,
                                          int64_t rank);
   mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,
@@ -196,6 +202,8 @@ private:
   mlir::func::FuncOp currentFunction;
   llvm::SmallVector<TensorSpec> currentOutputs;
   llvm::StringMap<mlir::Value> sharedReads;
+  /// The symbols the current function's inputs bind as whole dimensions.
+  llvm::StringSet<> inputSymbols;
   unsigned errorCount = 0;
 };
 

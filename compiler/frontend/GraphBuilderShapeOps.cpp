@@ -43,7 +43,9 @@ TensorRef GraphBuilder::reshape(Location loc, TensorRef input, Shape target) {
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, input.elementType());
-  return make(builder.create<tc::ReshapeOp>(loc, type, input.value), *shape);
+  auto op = builder.create<tc::ReshapeOp>(loc, type, input.value);
+  setReshapeDims(op, *shape);
+  return make(op, *shape);
 }
 
 TensorRef GraphBuilder::broadcastTo(Location loc, TensorRef input,
@@ -101,4 +103,16 @@ TensorRef GraphBuilder::concat(Location loc, ArrayRef<TensorRef> inputs,
   return make(builder.create<tc::ConcatOp>(loc, type, values,
                                            builder.getI64IntegerAttr(*a)),
               *shape);
+}
+
+TensorRef GraphBuilder::size(Location loc, TensorRef input, int64_t axis) {
+  if (!input)
+    return {};
+  FailureOr<int64_t> a = normalizeAxis(loc, axis, input.shape.size());
+  if (failed(a))
+    return {};
+  Type type = RankedTensorType::get({}, builder.getI64Type());
+  return make(builder.create<tc::SizeOp>(loc, type, input.value,
+                                         builder.getI64IntegerAttr(*a)),
+              {});
 }

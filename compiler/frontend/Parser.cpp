@@ -9,6 +9,7 @@
 #include "compiler/frontend/ParserImpl.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -114,22 +115,27 @@ LogicalResult Parser::parseType(Type &elementType, Shape &shape,
   if (consumeIf(TokenKind::RBracket))
     return success();
   do {
-    if (tok.is(TokenKind::Integer)) {
-      int64_t size;
-      if (tok.text.getAsInteger(10, size) || size < 0)
-        return error() << "dimension " << tok.text << " is too large";
-      shape.push_back(Dim::fixed(size));
-      consume();
-    } else if (tok.is(TokenKind::Identifier)) {
-      if (!allowSymbols)
-        return error() << "a shared variable needs a static shape; '"
-                       << tok.text << "' is symbolic";
-      shape.push_back(Dim::dynamic(tok.text));
-      symbols.insert(tok.text);
-      consume();
-    } else {
-      return unexpected("a dimension size or name", "in the shape");
-    }
+    // A product of sizes and names: 784, N, B*T, 2*N.
+    tc::DimProduct product;
+    do {
+      if (tok.is(TokenKind::Integer)) {
+        int64_t size;
+        if (tok.text.getAsInteger(10, size) || size < 0 ||
+            llvm::MulOverflow(product.coef, size, product.coef))
+          return error() << "dimension " << tok.text << " is too large";
+        consume();
+      } else if (tok.is(TokenKind::Identifier)) {
+        if (!allowSymbols)
+          return error() << "a shared variable needs a static shape; '"
+                         << tok.text << "' is symbolic";
+        product.factors.push_back(tok.text.str());
+        symbols.insert(tok.text);
+        consume();
+      } else {
+        return unexpected("a dimension size or name", "in the shape");
+      }
+    } while (consumeIf(TokenKind::Star));
+    shape.push_back(tc::productDim(product));
   } while (consumeIf(TokenKind::Comma));
   return expect(TokenKind::RBracket, "to close the shape");
 }

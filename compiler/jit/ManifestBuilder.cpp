@@ -73,7 +73,11 @@ static FailureOr<tcc::TempSpec> tempSpec(memref::AllocOp alloc,
                                          const tcc::FunctionSpec &f) {
   tcc::TempSpec t;
   MemRefType type = alloc.getType();
-  FailureOr<tcc::DType> dtype = dtypeOf(alloc.getLoc(), type.getElementType());
+  // A reshape's shape operand holds `index` values: 64 bits on every host.
+  Type element = type.getElementType();
+  if (element.isIndex())
+    element = IntegerType::get(alloc.getContext(), 64);
+  FailureOr<tcc::DType> dtype = dtypeOf(alloc.getLoc(), element);
   if (failed(dtype))
     return failure();
   t.dtype = *dtype;

@@ -3,6 +3,7 @@
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "runtime/loader/RuntimeFiles.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -52,13 +53,90 @@ struct MatmulToBlasPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> products;
+    SmallVector<linalg::GenericOp> rowProducts;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
           op.hasPureBufferSemantics())
         products.push_back(op);
+      else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+               generic && isRowsMatmul(generic))
+        rowProducts.push_back(generic);
     });
     for (linalg::LinalgOp op : products)
       rewrite(module, op);
+    // [B, T, C] x [C, H]: one 2-D product of row-major views [B*T, C] and
+    // [B*T, H], no copy.
+    for (linalg::GenericOp op : rowProducts) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      auto collapse = [&](Value v) -> Value {
+        int64_t rank = cast<MemRefType>(v.getType()).getRank();
+        ReassociationIndices rows, last = {rank - 1};
+        for (int64_t d = 0; d < rank - 1; ++d)
+          rows.push_back(d);
+        return b.create<memref::CollapseShapeOp>(
+            loc, v, SmallVector<ReassociationIndices>{rows, last});
+      };
+      Value lhs = collapse(op.getDpsInputs()[0]);
+      Value out = collapse(op.getDpsInits()[0]);
+      auto product = b.create<linalg::MatmulOp>(
+          loc, ValueRange{lhs, op.getDpsInputs()[1]}, ValueRange{out});
+      op->erase();
+      rewrite(module, product);
+    }
+  }
+
+  /// tc.matmul of a rank >= 3 operand by a matrix as TcToLinalg writes it
+  /// (a generic, `out[.., m, n] += lhs[.., m, k] * rhs[k, n]`) on row-major
+  /// f32/f64 buffers.
+  static bool isRowsMatmul(linalg::GenericOp op) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1)
+      return false;
+    Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+    Value out = op.getDpsInits()[0];
+    auto outType = dyn_cast<MemRefType>(out.getType());
+    if (!outType || outType.getRank() < 3)
+      return false;
+    Type element = outType.getElementType();
+    if ((!element.isF32() && !element.isF64()) ||
+        !isBlasOperand(lhs, element) || !isBlasOperand(rhs, element) ||
+        !isBlasOperand(out, element) ||
+        cast<MemRefType>(lhs.getType()).getRank() != outType.getRank() ||
+        cast<MemRefType>(rhs.getType()).getRank() != 2)
+      return false;
+    int64_t rank = outType.getRank();
+    MLIRContext *ctx = op.getContext();
+    auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
+    SmallVector<AffineExpr> lhsExprs, outExprs;
+    for (int64_t d = 0; d < rank - 1; ++d)
+      lhsExprs.push_back(dim(d));
+    lhsExprs.push_back(dim(rank));
+    for (int64_t d = 0; d < rank; ++d)
+      outExprs.push_back(dim(d));
+    SmallVector<AffineMap> expected = {
+        AffineMap::get(rank + 1, 0, lhsExprs, ctx),
+        AffineMap::get(rank + 1, 0, {dim(rank), dim(rank - 1)}, ctx),
+        AffineMap::get(rank + 1, 0, outExprs, ctx)};
+    if (op.getIndexingMapsArray() != expected)
+      return false;
+    for (int64_t d = 0; d < rank; ++d)
+      if (op.getIteratorTypesArray()[d] != utils::IteratorType::parallel)
+        return false;
+    if (op.getIteratorTypesArray()[rank] != utils::IteratorType::reduction)
+      return false;
+    // The body: yield(out + lhs * rhs).
+    Block &body = op.getRegion().front();
+    auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+    auto add = yield && yield.getNumOperands() == 1
+                   ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                   : arith::AddFOp();
+    if (!add || body.getOperations().size() != 3)
+      return false;
+    auto mul = add.getRhs().getDefiningOp<arith::MulFOp>();
+    return mul && add.getLhs() == body.getArgument(2) &&
+           mul.getLhs() == body.getArgument(0) &&
+           mul.getRhs() == body.getArgument(1);
   }
 
   void rewrite(ModuleOp module, linalg::LinalgOp op) {

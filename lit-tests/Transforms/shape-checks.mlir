@@ -70,3 +70,25 @@ func.func @rest(%l: tensor<?x3x?xf32> {tc.dims = ["A", 3, "B"]},
   %a = tc.argmax %c axis = 1 : tensor<?x?xf32> -> tensor<?xi64>
   return %m, %a : tensor<?x3x2xf32>, tensor<?xi64>
 }
+
+// A reshape to several dynamic sizes (named by tc.dims) keeps the element
+// count; input and output products are read as expressions.
+// CHECK-LABEL: func.func @named_reshape
+// CHECK-SAME: tc.shape_checks = [{kind = "eq", lhs = "5*B*N", rhs = "3*(5*N/3)*B", what = "'reshape' to [B, (5*N/3), 3] keeps the element count", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+3]]:8"}]
+func.func @named_reshape(%x: tensor<?x?x5xf32> {tc.dims = ["B", "N", 5]})
+    -> (tensor<?x?x3xf32> {tc.dims = ["B", "(5*N/3)", 3], tc.name = "y"}) {
+  %r = tc.reshape %x {tc.dims = ["B", "(5*N/3)", 3]} : tensor<?x?x5xf32> -> tensor<?x?x3xf32>
+  return %r : tensor<?x?x3xf32>
+}
+
+// Products that cancel need no check: [B, T, C] to [B*T, C] and back.
+// CHECK-LABEL: func.func @products
+// CHECK-NOT: tc.shape_checks
+func.func @products(%x: tensor<?x?x4xf32> {tc.dims = ["B", "T", 4]},
+                    %z: tensor<?x4xf32> {tc.dims = ["B*T", 4]})
+    -> (tensor<?x?x4xf32> {tc.dims = ["B", "T", 4], tc.name = "y"}) {
+  %f = tc.reshape %x : tensor<?x?x4xf32> -> tensor<?x4xf32>
+  %s = tc.add %f, %z : tensor<?x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  %r = tc.reshape %s {tc.dims = ["B", "T", 4]} : tensor<?x4xf32> -> tensor<?x?x4xf32>
+  return %r : tensor<?x?x4xf32>
+}

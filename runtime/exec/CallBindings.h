@@ -11,6 +11,7 @@
 
 #include "runtime/exec/Manifest.h"
 
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,22 @@ inline std::string describeSpec(const ArgSpec &a) {
   return text + "]";
 }
 
+struct Bindings;
+
+/// The value of a size expression (`B*T`) under `bindings`
+/// (runtime/exec/ShapeChecks.h).
+Result<int64_t> evaluateSizeExpression(const std::string &text,
+                                       const Bindings &bindings);
+
+/// Whether a dimension's symbol is an expression (`B*T`, `2*N`) rather than
+/// one name: inputs check it once the names are bound, outputs compute it.
+inline bool isSizeExpression(const std::string &symbol) {
+  for (char c : symbol)
+    if (!(std::isalnum((unsigned char)c) || c == '_'))
+      return true;
+  return false;
+}
+
 /// Symbol bindings of one call, with where each came from.
 struct Bindings {
   struct Binding {
@@ -36,6 +53,14 @@ struct Bindings {
     const std::string *input;
   };
   std::vector<Binding> values;
+  /// Input dimensions that are expressions, checked by checkDerived once
+  /// every input is bound.
+  struct Derived {
+    const ArgSpec *spec;
+    size_t dim;
+    int64_t size;
+  };
+  std::vector<Derived> derived;
 
   const Binding *find(const std::string &symbol) const {
     for (const Binding &b : values)
@@ -69,6 +94,10 @@ struct Bindings {
           return mismatch("");
         continue;
       }
+      if (isSizeExpression(d.symbol)) {
+        derived.push_back({&spec, i, size});
+        continue;
+      }
       const Binding *known = find(d.symbol);
       if (!known)
         values.push_back({&d.symbol, size, &spec.name});
@@ -79,12 +108,49 @@ struct Bindings {
     return Status::success();
   }
 
+  /// After every input is bound: each input dimension declared as an
+  /// expression (`B*T`) has its value.
+  Status checkDerived(const FunctionSpec &f) const {
+    for (const Derived &d : derived) {
+      const std::string &text = d.spec->dims[d.dim].symbol;
+      Result<int64_t> value = evaluateSizeExpression(text, *this);
+      if (!value.ok())
+        return value.status();
+      if (value.value() != d.size)
+        return Status::error(ErrorCode::ShapeMismatch,
+                             "input '" + d.spec->name + "' of '" + f.name +
+                                 "' must be " + describeSpec(*d.spec) +
+                                 ": dimension " + std::to_string(d.dim) +
+                                 " is " + std::to_string(d.size) + ", but " +
+                                 text + " = " + std::to_string(value.value()));
+    }
+    return Status::success();
+  }
+
+  /// The size of a declared dimension: static, bound, or computed.
+  Result<int64_t> sizeOf(const DimSpec &d) const {
+    if (!d.isSymbolic())
+      return d.size;
+    if (const Binding *known = find(d.symbol))
+      return known->size;
+    return evaluateSizeExpression(d.symbol, *this);
+  }
+
   Result<Shape> shapeOf(const FunctionSpec &f, const ArgSpec &spec) const {
     Shape shape;
     shape.reserve(spec.dims.size());
     for (const DimSpec &d : spec.dims) {
       if (!d.isSymbolic()) {
         shape.push_back(d.size);
+        continue;
+      }
+      if (isSizeExpression(d.symbol)) {
+        Result<int64_t> size = evaluateSizeExpression(d.symbol, *this);
+        if (!size.ok())
+          return Status::error(size.status().code(),
+                               "output '" + spec.name + "' of '" + f.name +
+                                   "': " + size.status().message());
+        shape.push_back(size.value());
         continue;
       }
       const Binding *known = find(d.symbol);

@@ -87,6 +87,7 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     // out of reach, so only a device input can be written.
     written[i] = a.borrow && !value.isHostArray();
   }
+  TCC_RETURN_IF_ERROR(bindings.checkDerived(spec_));
   for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
     if (a.role != ArgRole::Shared)

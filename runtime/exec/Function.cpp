@@ -255,6 +255,7 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     call.args[i] = value;
     call.written[i] = a.borrow;
   }
+  TCC_RETURN_IF_ERROR(bindings.checkDerived(spec_));
   for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
     if (a.role != ArgRole::Shared)
@@ -303,10 +304,10 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     Shape shape;
     bool known = true;
     for (const DimSpec &d : t.dims) {
-      const Bindings::Binding *b =
-          d.isSymbolic() ? bindings.find(d.symbol) : nullptr;
-      known = known && (!d.isSymbolic() || b);
-      shape.push_back(d.isSymbolic() ? (b ? b->size : 0) : d.size);
+      Result<int64_t> size =
+          d.symbol == "?" ? Result<int64_t>(0) : bindings.sizeOf(d);
+      known = known && d.symbol != "?" && size.ok();
+      shape.push_back(size.ok() ? size.value() : 0);
     }
     if (!known)
       continue;

@@ -51,9 +51,10 @@ TEST_CASE("Symbolic dimensions propagate through ops", "[GraphBuilder]") {
         S({Sym("N"), D(28), D(28)}));
   CHECK(t.b.broadcastTo(t.at(15, 7), c, S({Sym("N"), D(5)})).shape ==
         S({Sym("N"), D(5)}));
-  // Concatenating along another axis keeps N; along N, the size is unnamed.
+  // Concatenating along another axis keeps N; along N, it is 2*N.
   CHECK(t.b.concat(t.at(16, 7), {prod, prod}, 1).shape == S({Sym("N"), D(20)}));
-  CHECK(t.b.concat(t.at(17, 7), {prod, prod}, 0).shape == S({Any(), D(10)}));
+  CHECK(t.b.concat(t.at(17, 7), {prod, prod}, 0).shape ==
+        S({Sym("2*N"), D(10)}));
   // A slice of a symbolic dimension has a static size.
   CHECK(t.b.slice(t.at(18, 7), prod, {0, 0}, {4, 10}, {1, 1}).shape ==
         S({D(4), D(10)}));
@@ -177,8 +178,8 @@ TEST_CASE("reshape infers a -1 dimension", "[GraphBuilder]") {
   // Symbols carried over from the input stay.
   CHECK(t.b.reshape(t.at(6, 7), y, S({Sym("N"), D(2), D(2)})).shape ==
         S({Sym("N"), D(2), D(2)}));
-  // -1 of a dynamic input is an unnamed dynamic size.
-  CHECK(t.b.reshape(t.at(7, 7), y, S({D(-1)})).shape == S({Any()}));
+  // -1 of a dynamic input is the size it computes.
+  CHECK(t.b.reshape(t.at(7, 7), y, S({D(-1)})).shape == S({Sym("4*N")}));
   CHECK(t.diagnostics.empty());
 
   CHECK_FALSE(t.b.reshape(t.at(8, 7), x, S({D(-1), D(-1)})));

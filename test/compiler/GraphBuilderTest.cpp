@@ -140,12 +140,43 @@ TEST_CASE("Output types are checked against the declarations",
     t.requireOneError("output 'y' is declared i64[3] but its value is i32[3]",
                       3, 30);
   }
-  SECTION("another symbol") {
-    auto args = t.begin({t.spec("x", t.f32(), S({Sym("N")}), t.at(3, 8))},
+  SECTION("another symbol of the inputs") {
+    auto args = t.begin({t.spec("x", t.f32(), S({Sym("N")}), t.at(3, 8)),
+                         t.spec("z", t.f32(), S({Sym("M")}), t.at(3, 20))},
                         {t.spec("y", t.f32(), S({Sym("M")}), t.at(3, 30))});
     CHECK(failed(t.b.endFunction(t.at(5, 1), {args[0]}, {})));
     t.requireOneError("output 'y' is declared f32[M] but its value is f32[N]",
                       3, 30);
+  }
+  SECTION("a name no input binds is the size the value computes") {
+    auto args =
+        t.begin({t.spec("x", t.f32(), S({Sym("N"), D(5)}), t.at(3, 8))},
+                {t.spec("y", t.f32(), S({Sym("R"), D(3)}), t.at(3, 30))});
+    TensorRef r = t.b.reshape(t.at(4, 7), args[0], S({D(-1), D(3)}));
+    REQUIRE(r.shape == S({Sym("(5*N/3)"), D(3)}));
+    CHECK(succeeded(t.b.endFunction(t.at(5, 1), {r}, {})));
+    CHECK(t.diagnostics.empty());
+    OwningOpRef<ModuleOp> module = t.b.finish();
+    REQUIRE(module);
+    auto func = *module->getOps<func::FuncOp>().begin();
+    Builder attrs(module->getContext());
+    CHECK(func.getResultAttr(0, tc::TcDialect::kDimsAttr) ==
+          attrs.getArrayAttr(
+              {attrs.getStringAttr("(5*N/3)"), attrs.getI64IntegerAttr(3)}));
+  }
+  SECTION("a name no input binds, for a size unknown before the call") {
+    // -1 of no elements: any size fits, so none is known.
+    auto args =
+        t.begin({t.spec("x", t.f32(), S({Sym("N"), D(0)}), t.at(3, 8))},
+                {t.spec("y", t.f32(), S({Sym("K"), D(3)}), t.at(3, 30))});
+    TensorRef r = t.b.reshape(t.at(4, 7), args[0], S({D(-1), D(3)}));
+    REQUIRE(r.shape == S({Any(), D(3)}));
+    CHECK(failed(t.b.endFunction(t.at(5, 1), {r}, {})));
+    t.requireOneError(
+        "output 'y' declares dimension 0 as K, which no input binds, and its "
+        "size is not known before the call; declare it with the inputs' "
+        "dimensions (such as N, B*T or 2*N)",
+        3, 30);
   }
   SECTION("a static size for a symbol") {
     auto args = t.begin({t.spec("x", t.f32(), S({D(3)}), t.at(3, 8))},
@@ -159,7 +190,7 @@ TEST_CASE("Output types are checked against the declarations",
         t.begin({t.spec("x", t.f32(), S({Sym("N"), D(2)}), t.at(3, 8))},
                 {t.spec("y", t.f32(), S({Sym("K"), D(2)}), t.at(3, 30))});
     TensorRef both = t.b.concat(t.at(4, 7), {args[0], args[0]}, 0);
-    REQUIRE(both.shape == S({Any(), D(2)}));
+    REQUIRE(both.shape == S({Sym("2*N"), D(2)}));
     CHECK(succeeded(t.b.endFunction(t.at(5, 1), {both}, {})));
     CHECK(t.diagnostics.empty());
     CHECK(t.b.finish());

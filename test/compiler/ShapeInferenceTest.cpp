@@ -299,11 +299,16 @@ TEST_CASE("concatShape", "[ShapeInference]") {
         S({D(2), D(9)}));
   CHECK(ok({S({D(2), D(3)})}, 1) == S({D(2), D(3)}));
   // Other dimensions keep their symbols; a dynamic concatenated dimension
-  // becomes anonymous (N + 2 has no name).
+  // is the sum, as tc-shape-checks writes it.
   CHECK(ok({S({D(2), Sym("N")}), S({D(3), Sym("N")})}, 0) ==
         S({D(5), Sym("N")}));
-  CHECK(ok({S({Sym("N"), D(3)}), S({D(2), D(3)})}, 0) == S({Any(), D(3)}));
-  CHECK(ok({S({Sym("N"), D(3)}), S({Sym("N"), D(3)})}, 0) == S({Any(), D(3)}));
+  CHECK(ok({S({Sym("N"), D(3)}), S({Sym("N"), D(3)})}, 0) ==
+        S({Sym("2*N"), D(3)}));
+  CHECK(ok({S({Sym("N"), D(3)}), S({Sym("M"), D(3)})}, 0) ==
+        S({Sym("(N+M)"), D(3)}));
+  CHECK(ok({S({Sym("N"), D(3)}), S({D(2), D(3)})}, 0) ==
+        S({Sym("(N+2)"), D(3)}));
+  CHECK(ok({S({Any(), D(3)}), S({D(2), D(3)})}, 0) == S({Any(), D(3)}));
   // An anonymous dimension matches a symbol off the axis.
   CHECK(ok({S({D(2), Sym("N")}), S({D(3), Any()})}, 0) == S({D(5), Sym("N")}));
   CHECK(r.diagnostics.empty());
@@ -354,8 +359,17 @@ TEST_CASE("checkReshape", "[ShapeInference]") {
   CHECK(fails(S({Sym("N"), D(4)}), S({D(8)})) ==
         "reshape of [N, 4] to [8]: a dynamic input cannot take a static "
         "shape");
-  CHECK(fails(S({Sym("N"), Sym("M")}), S({Sym("N"), Sym("M")})) ==
-        "reshape of [N, M] to [N, M]: at most one dimension may be dynamic");
+  // Several named dimensions: products of symbols on both sides.
+  CHECK(ok(S({Sym("N"), Sym("M")}), S({Sym("N"), Sym("M")})));
+  CHECK(ok(S({Sym("B"), Sym("T"), D(4)}), S({Sym("B*T"), D(4)})));
+  CHECK(ok(S({Sym("B*T"), D(4)}), S({Sym("B"), Sym("T"), D(2), D(2)})));
+  CHECK(fails(S({Sym("B"), Sym("T"), D(4)}), S({Sym("B*T"), D(2)})) ==
+        "cannot reshape [B, T, 4] (B x T x 4 elements) to [B*T, 2] (B x T x "
+        "2 elements)");
+  CHECK(fails(S({Sym("B"), Sym("T")}), S({Sym("B"), Sym("B")})) ==
+        "reshape of [B, T] to [B, B]: the input has no dimension B");
+  CHECK(fails(S({Any(), Sym("M")}), S({Sym("N"), Sym("M")})) ==
+        "reshape of [?, M] to [N, M]: at most one dimension may be dynamic");
   CHECK(fails(S({D(6)}), S({D(-1), D(6)})) ==
         "reshape of [6] to [-1, 6]: negative dimension");
 
@@ -417,8 +431,17 @@ TEST_CASE("inferReshape", "[ShapeInference]") {
   CHECK(infers(S({Sym("N"), D(4)}), S({D(2), Sym("N"), D(-1)})) ==
         S({D(2), Sym("N"), D(2)}));
   // No symbol kept: -1 of a dynamic input is anonymous.
-  CHECK(infers(S({Sym("N"), D(4)}), S({D(-1)})) == S({Any()}));
-  CHECK(infers(S({Sym("N"), D(4)}), S({D(-1), D(2)})) == S({Any(), D(2)}));
+  // No symbol kept: -1 of a dynamic input is named by what it computes.
+  CHECK(infers(S({Sym("N"), D(4)}), S({D(-1)})) == S({Sym("4*N")}));
+  CHECK(infers(S({Sym("N"), D(4)}), S({D(-1), D(2)})) == S({Sym("2*N"), D(2)}));
+  CHECK(infers(S({Sym("N"), D(5)}), S({D(-1), D(3)})) ==
+        S({Sym("(5*N/3)"), D(3)}));
+  CHECK(infers(S({Sym("B"), Sym("T"), D(4)}), S({D(-1), D(4)})) ==
+        S({Sym("B*T"), D(4)}));
+  CHECK(infers(S({Sym("B*T"), D(4)}), S({Sym("B"), D(-1), D(4)})) ==
+        S({Sym("B"), Sym("T"), D(4)}));
+  // Anonymous input dimensions leave -1 anonymous.
+  CHECK(infers(S({Any(), D(4)}), S({D(-1)})) == S({Any()}));
 
   CHECK(fails(S({D(2), D(3)}), S({D(4), D(-1)})) ==
         "cannot reshape [2, 3] (6 elements) to [4, -1]");
@@ -430,11 +453,12 @@ TEST_CASE("inferReshape", "[ShapeInference]") {
         "reshape can infer only one dimension (-1)");
   CHECK(fails(S({D(2), D(3)}), S({D(-2), D(-3)})) ==
         "reshape to a negative dimension -2");
-  CHECK(fails(S({Sym("N"), Sym("M")}), S({Sym("N"), D(-1)})) ==
-        "reshape of [N, M] to [N, -1]: at most one dimension may be dynamic");
-  CHECK(fails(S({D(3), Sym("B"), Sym("T")}), S({Sym("T"), D(-1)})) ==
-        "reshape of [3, B, T] to [T, -1]: at most one dimension may be "
-        "dynamic");
+  CHECK(infers(S({Sym("N"), Sym("M")}), S({Sym("N"), D(-1)})) ==
+        S({Sym("N"), Sym("M")}));
+  CHECK(infers(S({D(3), Sym("B"), Sym("T")}), S({Sym("T"), D(-1)})) ==
+        S({Sym("T"), Sym("3*B")}));
+  CHECK(fails(S({Any(), Sym("M")}), S({Sym("M"), D(-1)})) ==
+        "reshape of [?, M] to [M, -1]: at most one dimension may be dynamic");
   CHECK(fails(S({Sym("N"), D(4)}), S({D(8)})) ==
         "reshape of [N, 4] to [8]: a dynamic input cannot take a static "
         "shape");

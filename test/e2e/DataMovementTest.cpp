@@ -202,3 +202,50 @@ func cself(a : f32[2, 2]) -> (r : f32[2, 4]) { r = concat(a, a, axis=1) }
   for (int64_t n : {1, 7})
     g.call("cd", {rng.uniform(F32, {n, 3}), rng.uniform(F32, {n, 2})});
 }
+
+TEST_CASE("symbolic dimension products", "[data-movement][symbolic]") {
+  Random rng(531);
+  Graph g(R"(tg 1
+func flat(x : f32[B, T, C], w : f32[C, H])
+    -> (y : f32[B, T, H], z : f32[B*T, C]) {
+  z = reshape(x, shape=[B*T, C])
+  y = reshape(matmul(z, w), shape=[B, T, H]) + 1
+}
+func mm3(x : f32[B, T, C], w : f32[C, H]) -> (y : f32[B, T, H]) {
+  y = matmul(x, w)
+}
+func mm4(x : f64[A, B, T, C], w : f64[C, 2]) -> (y : f64[A, B, T, 2]) {
+  y = matmul(x, w)
+}
+func dbl(x : f32[N]) -> (y : f32[2*N], z : f32[R]) {
+  y = concat(x, x, axis=0)
+  z = concat(x, x * 2, x, axis=0)
+}
+func inf(x : f32[B, N, 5]) -> (y : f32[B, R, 3]) {
+  y = reshape(x, shape=[B, -1, 3])
+}
+func prod(x : f32[B, T], z : f32[B*T]) -> (y : f32[T*B]) {
+  y = reshape(x, shape=[-1]) * z
+}
+func sizes(x : f32[N, 3], l : f32[N]) -> (m : f32[], n : i64[], k : i64[]) {
+  m = sum(l) / cast(size(x, 0), dtype=f32)
+  n = size(x, axis=-2) * 2 + 1
+  k = size(x, 1)
+}
+)");
+  for (auto [b, t, c, h] :
+       {std::array<int64_t, 4>{1, 1, 1, 1}, std::array<int64_t, 4>{2, 3, 4, 5},
+        std::array<int64_t, 4>{3, 7, 16, 9}}) {
+    g.call("flat", {rng.uniform(F32, {b, t, c}), rng.uniform(F32, {c, h})});
+    g.call("mm3", {rng.uniform(F32, {b, t, c}), rng.uniform(F32, {c, h})});
+    g.call("mm4", {rng.uniform(DTypeKind::F64, {2, b, t, c}),
+                   rng.uniform(DTypeKind::F64, {c, 2})});
+    g.call("prod", {rng.uniform(F32, {b, t}), rng.uniform(F32, {b * t})});
+  }
+  for (int64_t n : {1, 4, 9}) {
+    g.call("dbl", {rng.uniform(F32, {n})});
+    g.call("sizes", {rng.uniform(F32, {n, 3}), rng.uniform(F32, {n})});
+  }
+  for (int64_t n : {3, 6})
+    g.call("inf", {rng.uniform(F32, {2, n, 5})});
+}

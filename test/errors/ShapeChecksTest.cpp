@@ -33,7 +33,7 @@ func mm(x : f32[N], w : f32[M]) -> (y : f32[2, 2]) {
   y = matmul(reshape(x, shape=[2, -1]), reshape(w, shape=[-1, 2]))
   updates { S = S + 1 }
 }
-func cc(x : f32[N], w : f32[M]) -> (y : f32[2]) {
+func cc(x : f32[N], w : f32[M, 2]) -> (y : f32[2]) {
   y = sum(concat(reshape(x, shape=[-1, 1]), reshape(w, shape=[-1, 1]), axis=1), axis=0)
   updates { S = S + 1 }
 }
@@ -48,6 +48,14 @@ func mx(x : f32[N, 2]) -> (y : f32[2]) {
 }
 func out(x : f32[N, 2]) -> (y : f32[N]) {
   y = reshape(x, shape=[-1])
+  updates { S = S + 1 }
+}
+func dv(x : f32[B, N, 5]) -> (y : f32[B, R, 3]) {
+  y = reshape(x, shape=[B, -1, 3])
+  updates { S = S + 1 }
+}
+func pr(x : f32[B, T], z : f32[B*T]) -> (y : f32[B*T]) {
+  y = reshape(x, shape=[B*T]) + z
   updates { S = S + 1 }
 }
 )";
@@ -93,9 +101,9 @@ TEST_CASE("shape checks", "[errors][shapes]") {
                 "differ: (N/2) = 3 vs (M/2) = 2");
   }
   SECTION("concat") {
-    CHECK_ERROR(call("cc", {iota({3}), iota({4})}), ShapeMismatch,
+    CHECK_ERROR(call("cc", {iota({3}), iota({2, 2})}), ShapeMismatch,
                 "'cc' at test.tg:20:11: inputs of 'concat' differ in "
-                "dimension 0: N = 3 vs M = 4");
+                "dimension 0: N = 3 vs 2*M = 4");
   }
   SECTION("select") {
     CHECK_ERROR(call("se", {iota({3, 2}), iota({3, 3})}), ShapeMismatch,
@@ -106,6 +114,16 @@ TEST_CASE("shape checks", "[errors][shapes]") {
     CHECK_ERROR(call("mx", {iota({0, 2})}), ShapeMismatch,
                 "'mx' at test.tg:29:7: 'max' over dimension 0, which is "
                 "empty: 1 vs N = 0");
+  }
+  SECTION("a reshape to several dynamic sizes keeps the element count") {
+    CHECK_ERROR(call("dv", {iota({1, 2, 5})}), ShapeMismatch,
+                "'dv' at test.tg:37:7: 'reshape' to [B, (5*N/3), 3] keeps "
+                "the element count: 5*B*N = 10 vs 3*(5*N/3)*B = 9");
+  }
+  SECTION("an input dimension declared as a product") {
+    CHECK_ERROR(call("pr", {iota({2, 3}), iota({5})}), ShapeMismatch,
+                "input 'z' of 'pr' must be f32[B*T]: dimension 0 is 5, but "
+                "B*T = 6");
   }
   SECTION("output of another size than declared") {
     CHECK_ERROR(call("out", {iota({2, 2})}), ShapeMismatch,
@@ -124,7 +142,13 @@ TEST_CASE("shape checks pass when the sizes agree", "[errors][shapes]") {
         std::vector<double>{30});
   CHECK(values(callOk(mm, {iota({4}), iota({4})})[0]) ==
         std::vector<double>{2, 3, 6, 11});
-  CHECK(values(callOk(cc, {iota({3}), iota({3})})[0]) ==
-        std::vector<double>{3, 3});
-  CHECK(values(storage(var(*rt, "S"))) == std::vector<double>{6, 6});
+  CHECK(values(callOk(cc, {iota({4}), iota({2, 2})})[0]) ==
+        std::vector<double>{6, 6});
+  // Sizes computed from the inputs' symbols: (5*N/3) = 5, B*T = 6.
+  std::vector<Array> dv = callOk(fn(*rt, "dv"), {iota({2, 3, 5})});
+  CHECK(dv[0].shape() == Shape{2, 5, 3});
+  CHECK(values(dv[0]).size() == 30);
+  CHECK(values(callOk(fn(*rt, "pr"), {iota({2, 3}), iota({6})})[0]) ==
+        std::vector<double>{0, 2, 4, 6, 8, 10});
+  CHECK(values(storage(var(*rt, "S"))) == std::vector<double>{8, 8});
 }

@@ -7,12 +7,47 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <optional>
+#include <tuple>
 
 using namespace mlir;
 using namespace tcc::tc;
 
 namespace tcc::reference {
+
+/// Whether `text` is one dimension name rather than a product.
+static bool isName(llvm::StringRef text) {
+  return llvm::all_of(text,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// The value of a product of sizes and names (`2*B*T`), or std::nullopt
+/// when a factor is not a bound name (a quotient such as `(5*N/3)`).
+static std::optional<int64_t>
+evaluateProduct(llvm::StringRef text,
+                const std::map<std::string, int64_t> &symbols) {
+  if (text.contains('('))
+    return std::nullopt;
+  int64_t value = 1;
+  llvm::SmallVector<llvm::StringRef> factors;
+  text.split(factors, '*');
+  for (llvm::StringRef f : factors) {
+    int64_t n;
+    if (!f.getAsInteger(10, n)) {
+      value *= n;
+      continue;
+    }
+    auto it = symbols.find(f.str());
+    if (it == symbols.end())
+      return std::nullopt;
+    value *= it->second;
+  }
+  return value;
+}
 
 DTypeKind dtypeKindOf(Type type) {
   if (type.isF16())
@@ -178,6 +213,7 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
 
   llvm::DenseMap<Value, RefTensor> env;
   std::map<std::string, int64_t> symbols;
+  std::vector<std::tuple<std::string, int64_t, std::string>> products;
   for (unsigned i = 0; i < body.getNumArguments(); ++i) {
     BlockArgument arg = body.getArgument(i);
     std::string what =
@@ -189,6 +225,11 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
         auto symbol = dyn_cast<StringAttr>(attr);
         if (!symbol || d >= inputs[i].rank())
           continue;
+        // A product (`B*T`) is checked once every name is bound.
+        if (!isName(symbol.getValue())) {
+          products.push_back({symbol.str(), inputs[i].shape[d], what});
+          continue;
+        }
         auto [it, inserted] = symbols.emplace(symbol.str(), inputs[i].shape[d]);
         if (!inserted && it->second != inputs[i].shape[d])
           throw ReferenceError(what + " has " + symbol.str() + " = " +
@@ -197,6 +238,13 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
                                std::to_string(it->second));
       }
     env[arg] = inputs[i];
+  }
+
+  for (const auto &[text, size, what] : products) {
+    std::optional<int64_t> value = evaluateProduct(text, symbols);
+    if (!value || *value != size)
+      throw ReferenceError(what + " has " + std::to_string(size) + " for " +
+                           text);
   }
 
   CallResult result;
@@ -235,6 +283,50 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
     }
     if (op.getNumResults() != 1)
       throw ReferenceError(describeOp(op) + ": unsupported op");
+    if (auto size = dyn_cast<SizeOp>(op)) {
+      const RefTensor &x = *operands[0];
+      int64_t axis = size.getAxis();
+      if (axis < 0 || size_t(axis) >= x.rank())
+        throw ReferenceError(describeOp(op) + ": axis out of range");
+      env[op.getResult(0)] =
+          RefTensor(DTypeKind::I64, {}, {double(x.shape[size_t(axis)])});
+      continue;
+    }
+    // A reshape to several dynamic sizes names them (`tc.dims`).
+    if (auto dims = op.getAttrOfType<ArrayAttr>(TcDialect::kDimsAttr);
+        dims && isa<ReshapeOp>(op)) {
+      const RefTensor &x = *operands[0];
+      std::vector<int64_t> shape;
+      int64_t known = 1, open = -1;
+      for (auto [i, attr] : llvm::enumerate(dims)) {
+        std::optional<int64_t> size;
+        if (auto n = dyn_cast<IntegerAttr>(attr))
+          size = n.getInt();
+        else if (auto text = dyn_cast<StringAttr>(attr))
+          size = evaluateProduct(text.getValue(), symbols);
+        if (!size && open >= 0)
+          throw ReferenceError(describeOp(op) + ": several unknown sizes");
+        if (!size)
+          open = int64_t(i);
+        else
+          known *= *size;
+        shape.push_back(size ? *size : 0);
+      }
+      if (open >= 0) {
+        if (known == 0 || x.numel() % known)
+          throw ReferenceError(describeOp(op) + ": cannot reshape " +
+                               x.describe());
+        shape[size_t(open)] = x.numel() / known;
+      }
+      int64_t count = 1;
+      for (int64_t n : shape)
+        count *= n;
+      if (count != x.numel())
+        throw ReferenceError(describeOp(op) + ": cannot reshape " +
+                             x.describe());
+      env[op.getResult(0)] = RefTensor(x.dtype, shape, x.data);
+      continue;
+    }
     std::optional<RefTensor> value = detail::evalElementwise(op, operands);
     if (!value)
       value = detail::evalReduction(op, operands);

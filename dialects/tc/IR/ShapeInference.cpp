@@ -3,6 +3,7 @@
 #include "dialects/tc/IR/ShapeInference.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -13,6 +14,77 @@ std::string Dim::str() const {
   if (!isDynamic())
     return std::to_string(size);
   return symbol.empty() ? "?" : symbol;
+}
+
+std::string DimProduct::str() const {
+  std::string text;
+  if (factors.empty() || coef != 1)
+    text = std::to_string(coef);
+  for (const std::string &f : factors)
+    text += (text.empty() ? "" : "*") + f;
+  return text;
+}
+
+bool isProductSymbol(StringRef symbol) {
+  return !symbol.empty() && !llvm::all_of(symbol, [](char c) {
+    return llvm::isAlnum(c) || c == '_';
+  });
+}
+
+std::optional<DimProduct> productOf(const Dim &dim) {
+  DimProduct p;
+  if (!dim.isDynamic()) {
+    p.coef = dim.size;
+    return p;
+  }
+  if (dim.symbol.empty())
+    return std::nullopt;
+  // Split at the '*'s outside parentheses; no recursion.
+  StringRef text = dim.symbol;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : '*';
+    if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
+    if (c != '*' || depth != 0)
+      continue;
+    StringRef piece = text.slice(start, i);
+    start = i + 1;
+    if (piece.empty())
+      return std::nullopt;
+    int64_t value;
+    if (llvm::isDigit(piece[0])) {
+      if (piece.getAsInteger(10, value) ||
+          llvm::MulOverflow(p.coef, value, p.coef))
+        return std::nullopt;
+      continue;
+    }
+    p.factors.push_back(piece.str());
+  }
+  if (depth != 0)
+    return std::nullopt;
+  llvm::sort(p.factors);
+  return p;
+}
+
+Dim productDim(DimProduct product) {
+  if (product.factors.empty() || product.coef == 0)
+    return Dim::fixed(product.coef);
+  llvm::sort(product.factors);
+  return Dim::dynamic(product.str());
+}
+
+std::optional<DimProduct> multiply(const DimProduct &a, const DimProduct &b) {
+  DimProduct r;
+  if (llvm::MulOverflow(a.coef, b.coef, r.coef))
+    return std::nullopt;
+  r.factors = a.factors;
+  r.factors.append(b.factors.begin(), b.factors.end());
+  llvm::sort(r.factors);
+  return r;
 }
 
 Shape shapeOf(RankedTensorType type) {
@@ -47,6 +119,15 @@ std::optional<int64_t> staticElementCount(const Shape &shape) {
   return count;
 }
 
+/// Whether two dynamic dimensions may have the same size at run time: an
+/// anonymous one, the same name, or a product (`B*T` may equal `N`; the
+/// tc-shape-checks pass compares them before the call). Distinct plain
+/// names are taken as distinct sizes.
+static bool mayBeEqual(const Dim &a, const Dim &b) {
+  return a.symbol.empty() || b.symbol.empty() || a.symbol == b.symbol ||
+         isProductSymbol(a.symbol) || isProductSymbol(b.symbol);
+}
+
 /// Broadcasts two aligned dimensions, or explains why not.
 static FailureOr<Dim> broadcastDim(const Dim &a, const Dim &b,
                                    std::string &why) {
@@ -61,7 +142,7 @@ static FailureOr<Dim> broadcastDim(const Dim &a, const Dim &b,
     return failure();
   }
   if (a.isDynamic() && b.isDynamic()) {
-    if (!a.symbol.empty() && !b.symbol.empty() && a.symbol != b.symbol) {
+    if (!mayBeEqual(a, b)) {
       why = a.symbol + " vs " + b.symbol +
             " (distinct symbolic dimensions may differ at run time)";
       return failure();
@@ -134,10 +215,8 @@ FailureOr<Shape> matmulShape(const Shape &lhs, const Shape &rhs,
                        << formatShape(lhs) << " and " << formatShape(rhs);
   const Dim &k1 = lhs[lhs.size() - 1];
   const Dim &k2 = rhs[rhs.size() - 2];
-  bool kMatch =
-      k1.isDynamic() && k2.isDynamic()
-          ? (k1.symbol.empty() || k2.symbol.empty() || k1.symbol == k2.symbol)
-          : k1.size == k2.size;
+  bool kMatch = k1.isDynamic() && k2.isDynamic() ? mayBeEqual(k1, k2)
+                                                 : k1.size == k2.size;
   if (!kMatch)
     return emitError() << "matmul contraction dimensions differ: "
                        << formatShape(lhs) << " x " << formatShape(rhs) << " ("
@@ -209,15 +288,24 @@ FailureOr<Shape> concatShape(ArrayRef<Shape> inputs, int64_t axis,
                          << " and " << formatShape(s) << " of different rank";
     for (size_t i = 0; i < s.size(); ++i) {
       if ((int64_t)i == axis) {
-        if (result[i].isDynamic() || s[i].isDynamic())
-          result[i] = Dim::dynamic();
-        else
+        // N + N is 2*N, N + 2 is `(N+2)` (as tc-shape-checks writes sums);
+        // with an anonymous size the sum has no name.
+        std::optional<DimProduct> a = productOf(result[i]), b = productOf(s[i]);
+        if (!result[i].isDynamic() && !s[i].isDynamic())
           result[i].size += s[i].size;
+        else if (a && b && a->factors == b->factors &&
+                 !llvm::AddOverflow(a->coef, b->coef, a->coef))
+          result[i] = productDim(*a);
+        else if (a && b && a->coef != 0 && b->coef != 0)
+          result[i] = Dim::dynamic("(" + a->str() + "+" + b->str() + ")");
+        else if (a && b)
+          result[i] = a->coef == 0 ? s[i] : result[i];
+        else
+          result[i] = Dim::dynamic();
         continue;
       }
-      if (!(s[i] == first[i]) &&
-          !(s[i].isDynamic() && first[i].isDynamic() &&
-            (s[i].symbol.empty() || first[i].symbol.empty())))
+      if (!(s[i] == first[i]) && !(s[i].isDynamic() && first[i].isDynamic() &&
+                                   mayBeEqual(s[i], first[i])))
         return emitError() << "cannot concatenate shapes " << formatShape(first)
                            << " and " << formatShape(s) << " along axis "
                            << axis << ": dimension " << i << " differs";
@@ -348,10 +436,147 @@ static FailureOr<Shape> resolveReshape(const Shape &from, const Shape &to,
   return result;
 }
 
+/// A reshape between named (symbolic product) shapes: the products of both
+/// sides, factor by factor. [B, T, C] to [B*T, C], [B*T, C] to [B, T, C],
+/// [N, 5] to [-1, 3] (the -1 is `(5*N/3)`; the runtime checks that 3
+/// divides 5*N). At most one target dimension is unknown (-1 or `?`); it is
+/// the quotient. Fails without a problem when the input has an anonymous
+/// dimension.
+static FailureOr<Shape> resolveProductReshape(const Shape &from,
+                                              const Shape &to, bool allowInfer,
+                                              std::string &problem) {
+  DimProduct in;
+  for (const Dim &d : from) {
+    std::optional<DimProduct> p = productOf(d);
+    if (!p)
+      return failure();
+    std::optional<DimProduct> m = multiply(in, *p);
+    if (!m)
+      return failure();
+    in = *m;
+  }
+  DimProduct out;
+  std::optional<size_t> unknown;
+  std::string what =
+      "reshape of " + formatShape(from) + " to " + formatShape(to);
+  for (auto [i, d] : llvm::enumerate(to)) {
+    std::optional<DimProduct> p;
+    if (!d.isDynamic() && d.size < 0) {
+      if (!allowInfer || d.size != -1)
+        return failure();
+    } else {
+      p = productOf(d);
+    }
+    if (!p) {
+      if (unknown)
+        return failure(); // the classic rules say which
+      unknown = i;
+      continue;
+    }
+    std::optional<DimProduct> m = multiply(out, *p);
+    if (!m)
+      return failure();
+    out = *m;
+  }
+  // Cancel the target's factors against the input's.
+  SmallVector<std::string, 2> rest = in.factors;
+  for (const std::string &f : out.factors) {
+    auto it = llvm::find(rest, f);
+    if (it == rest.end()) {
+      problem = what + ": the input has no dimension " + f;
+      return failure();
+    }
+    rest.erase(it);
+  }
+  // "N x 4 elements", as the classic rules count.
+  auto count = [](const DimProduct &p) {
+    std::string text;
+    for (const std::string &f : p.factors)
+      text += f + " x ";
+    return "(" + text + std::to_string(p.coef) + " elements)";
+  };
+  std::string cannot = "cannot reshape " + formatShape(from) + " " + count(in) +
+                       " to " + formatShape(to);
+  Shape result = to;
+  if (!unknown) {
+    if (!rest.empty() || in.coef != out.coef) {
+      problem = cannot + " " + count(out);
+      return failure();
+    }
+    return result;
+  }
+  DimProduct quotient{1, rest};
+  if (out.coef == 0) {
+    if (!to[*unknown].isDynamic()) {
+      problem = what + ": -1 is not determined when the other sizes are 0";
+      return failure();
+    }
+    result[*unknown] = Dim::dynamic();
+    return result;
+  }
+  if (in.coef % out.coef == 0) {
+    quotient.coef = in.coef / out.coef;
+    if (quotient.coef == 0) {
+      // Empty either way: the size stays open for the lowering to compute.
+      result[*unknown] = Dim::dynamic();
+      return result;
+    }
+  } else if (rest.empty()) {
+    problem = cannot;
+    return failure();
+  } else {
+    // Not a product: an expression the runtime evaluates after checking
+    // that it divides.
+    quotient.factors = {"(" + DimProduct{in.coef, rest}.str() + "/" +
+                        std::to_string(out.coef) + ")"};
+  }
+  result[*unknown] = productDim(quotient);
+  return result;
+}
+
+/// Whether a reshape needs resolveProductReshape: products in a shape, or
+/// more than one dynamic (or -1) target dimension.
+static bool needsProducts(const Shape &from, const Shape &to) {
+  auto isProduct = [](const Dim &d) { return isProductSymbol(d.symbol); };
+  int64_t open =
+      llvm::count_if(to, [](const Dim &d) { return d.isDynamic(); }) +
+      llvm::any_of(to, [](const Dim &d) { return d.isStatic(-1); });
+  return llvm::any_of(from, isProduct) || llvm::any_of(to, isProduct) ||
+         open > 1;
+}
+
+/// Both ways of resolving a reshape: the product rules where the shapes
+/// need them, the classic rules (and their messages) otherwise, preferring
+/// a named result to an anonymous one.
+static FailureOr<Shape> resolveAnyReshape(const Shape &from, const Shape &to,
+                                          bool allowInfer,
+                                          std::string &problem) {
+  if (needsProducts(from, to)) {
+    std::string productProblem;
+    FailureOr<Shape> result =
+        resolveProductReshape(from, to, allowInfer, productProblem);
+    if (succeeded(result))
+      return result;
+    if (!productProblem.empty()) {
+      problem = productProblem;
+      return failure();
+    }
+    return resolveReshape(from, to, allowInfer, problem);
+  }
+  FailureOr<Shape> result = resolveReshape(from, to, allowInfer, problem);
+  if (failed(result) || llvm::none_of(*result, [](const Dim &d) {
+        return d.isDynamic() && d.symbol.empty();
+      }))
+    return result;
+  std::string ignored;
+  FailureOr<Shape> named = resolveProductReshape(from, to, allowInfer, ignored);
+  return succeeded(named) ? named : result;
+}
+
 FailureOr<Shape> inferReshape(const Shape &from, const Shape &to,
                               EmitErrorFn emitError) {
   std::string problem;
-  FailureOr<Shape> result = resolveReshape(from, to, true, problem);
+  FailureOr<Shape> result = resolveAnyReshape(from, to, true, problem);
   if (failed(result))
     return emitError() << problem;
   return result;
@@ -360,14 +585,14 @@ FailureOr<Shape> inferReshape(const Shape &from, const Shape &to,
 LogicalResult checkReshape(const Shape &from, const Shape &to,
                            EmitErrorFn emitError) {
   std::string problem;
-  if (failed(resolveReshape(from, to, false, problem)))
+  if (failed(resolveAnyReshape(from, to, false, problem)))
     return emitError() << problem;
   return success();
 }
 
 bool isValidReshape(const Shape &from, const Shape &to) {
   std::string problem;
-  return succeeded(resolveReshape(from, to, false, problem));
+  return succeeded(resolveAnyReshape(from, to, false, problem));
 }
 
 LogicalResult checkBroadcastTo(const Shape &from, const Shape &to,
@@ -386,12 +611,9 @@ LogicalResult checkBroadcastTo(const Shape &from, const Shape &to,
       continue;
     }
     const Dim &f = from[i - offset];
-    bool ok = f.isStatic(1)
-                  ? !t.isDynamic()
-                  : (f.isDynamic() ? t.isDynamic() && (f.symbol.empty() ||
-                                                       t.symbol.empty() ||
-                                                       f.symbol == t.symbol)
-                                   : f.size == t.size);
+    bool ok = f.isStatic(1) ? !t.isDynamic()
+                            : (f.isDynamic() ? t.isDynamic() && mayBeEqual(f, t)
+                                             : f.size == t.size);
     if (f.isStatic(1) && t.isDynamic())
       ok = false;
     if (!ok)

@@ -40,6 +40,28 @@ struct Dim {
 
 using Shape = llvm::SmallVector<Dim, 4>;
 
+/// A named dimension as a product: `2*B*T` is {2, {B, T}}, a plain symbol
+/// `N` is {1, {N}}. A factor is an identifier or a parenthesized size
+/// expression that is not a product (`(5*N/3)`, a -1 that does not divide
+/// symbolically). Factors are sorted, so equal products have equal text.
+struct DimProduct {
+  int64_t coef = 1;
+  llvm::SmallVector<std::string, 2> factors;
+  /// The canonical text: "2*B*T", "N", "6".
+  std::string str() const;
+};
+
+/// The product a static or named dimension denotes; std::nullopt for an
+/// anonymous `?` or a malformed symbol.
+std::optional<DimProduct> productOf(const Dim &dim);
+/// The dimension `product` denotes: static without factors, otherwise named
+/// by its canonical text.
+Dim productDim(DimProduct product);
+/// `a * b`, or std::nullopt when the coefficients overflow int64.
+std::optional<DimProduct> multiply(const DimProduct &a, const DimProduct &b);
+/// Whether `symbol` is a product rather than one identifier (`B*T`, `2*N`).
+bool isProductSymbol(llvm::StringRef symbol);
+
 /// Produces the diagnostic that a failed rule attaches its message to.
 using EmitErrorFn = llvm::function_ref<mlir::InFlightDiagnostic()>;
 

@@ -292,6 +292,15 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   return {};
 }
 
+OpFoldResult SizeOp::fold(FoldAdaptor) {
+  RankedTensorType input = cast<RankedTensorType>(getInput().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= input.getRank() || input.isDynamicDim(axis))
+    return {};
+  return DenseElementsAttr::get(getType(),
+                                ArrayRef<int64_t>{input.getDimSize(axis)});
+}
+
 OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType())
     return getInput();

@@ -163,6 +163,14 @@ LogicalResult ArgmaxOp::verify() {
                      IntegerType::get(getContext(), 64));
 }
 
+LogicalResult SizeOp::verify() {
+  if (failed(checkAxis(getAxis(), tensorType(getInput()).getRank(),
+                       [&] { return emitOpError(); })))
+    return failure();
+  return checkResult(getOperation(), Shape{},
+                     IntegerType::get(getContext(), 64));
+}
+
 LogicalResult MatmulOp::verify() {
   if (failed(checkSameElementType(getOperation(), getOperands())))
     return failure();
@@ -210,6 +218,27 @@ static LogicalResult checkSameElementTypeInOut(Operation *op, Value input) {
 LogicalResult ReshapeOp::verify() {
   if (failed(checkSameElementTypeInOut(getOperation(), getInput())))
     return failure();
+  // Several dynamic sizes need their names (`tc.dims`, products of the
+  // function's symbols); the tc-shape-checks pass checks the element count
+  // before each call.
+  if (auto dims = (*this)->getAttrOfType<ArrayAttr>(TcDialect::kDimsAttr)) {
+    RankedTensorType type = getType();
+    if ((int64_t)dims.size() != type.getRank())
+      return emitOpError() << "'" << TcDialect::kDimsAttr << "' has "
+                           << dims.size() << " entries for rank "
+                           << type.getRank();
+    for (auto [i, d] : llvm::enumerate(dims)) {
+      auto name = dyn_cast<StringAttr>(d);
+      auto size = dyn_cast<IntegerAttr>(d);
+      bool ok = type.isDynamicDim(i)
+                    ? name != nullptr
+                    : size && size.getInt() == type.getDimSize(i);
+      if (!ok)
+        return emitOpError() << "'" << TcDialect::kDimsAttr << "' entry " << i
+                             << " does not match the result type";
+    }
+    return success();
+  }
   return checkReshape(shapeOfValue(getInput()), shapeOf(getType()),
                       [&] { return emitOpError(); });
 }

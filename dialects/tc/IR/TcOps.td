@@ -313,6 +313,26 @@ def Tc_ArgmaxOp : Tc_Op<"argmax", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tc_SizeOp : Tc_Op<"size", [Pure]> {
+  let summary = "the size of one dimension, as an i64 scalar";
+  let description = [{
+    The number of elements along `axis` of `input`, a rank-0 `i64` tensor
+    usable in arithmetic (`sum(l) / cast(size(x, 0), dtype=f32)`). Reads no
+    element; a static dimension folds to a constant.
+
+    ```mlir
+    %n = tc.size %x axis = 0 : tensor<?x3xf32> -> tensor<i64>
+    ```
+  }];
+  let arguments = (ins Tc_Tensor:$input, I64Attr:$axis);
+  let results = (outs Tc_IndexTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions and normalizations
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tc/IR/ShapeInference.h"
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/Passes.h"
 
@@ -99,6 +100,14 @@ DimExpr add(const DimExpr &a, const DimExpr &b) {
 
 using Exprs = SmallVector<DimExpr, 4>;
 
+/// A `tc.dims` entry: a symbol or a product (`B*T`, `2*N`, `(5*N/3)`).
+DimExpr parseDim(StringRef text) {
+  std::optional<DimProduct> p = productOf(Dim::dynamic(text));
+  if (!p || text.empty())
+    return {};
+  return DimExpr{true, p->coef, p->factors};
+}
+
 /// Whether the runtime can parse `s` as a symbol.
 bool isIdentifier(StringRef s) {
   if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
@@ -149,12 +158,16 @@ private:
       DimExpr e;
       if (!type.isDynamicDim(i))
         e = DimExpr::constant(type.getDimSize(i));
-      else if (dims && i < (int64_t)dims.size())
+      else if (dims && i < (int64_t)dims.size()) {
         if (auto name = dyn_cast<StringAttr>(dims[i]);
             name && isIdentifier(name.getValue())) {
           e = DimExpr::symbol(name.getValue());
           inputSymbols.insert(name.getValue());
+        } else if (name && isProductSymbol(name.getValue())) {
+          // `B*T`: the runtime checks it against B and T as it binds them.
+          e = parseDim(name.getValue());
         }
+      }
       result.push_back(e);
     }
     return result;
@@ -303,6 +316,24 @@ private:
     DimExpr count = DimExpr::constant(1);
     for (const DimExpr &e : in)
       count = mul(count, e);
+    // Several dynamic sizes, named by the front end: their product is the
+    // element count.
+    if (auto dims = op->getAttrOfType<ArrayAttr>(TcDialect::kDimsAttr)) {
+      Exprs out = of(op.getResult());
+      DimExpr product = DimExpr::constant(1);
+      for (auto [i, d] : llvm::enumerate(dims)) {
+        if (auto text = dyn_cast<StringAttr>(d);
+            text && i < out.size() && type.isDynamicDim(i))
+          out[i] = parseDim(text.getValue());
+        if (i < out.size())
+          product = mul(product, out[i]);
+      }
+      check("eq", count, product,
+            "'reshape' to " + describe(out) + " keeps the element count",
+            op.getLoc());
+      exprs[op.getResult()] = out;
+      return;
+    }
     int64_t rest = 1;
     std::optional<int64_t> dynamicAt;
     for (int64_t i = 0; i < type.getRank(); ++i) {
@@ -334,6 +365,14 @@ private:
     Exprs out = of(op.getResult());
     out[*dynamicAt] = divide(count, rest);
     exprs[op.getResult()] = out;
+  }
+
+  /// "[B, T, 4]", unknown sizes as "?".
+  static std::string describe(const Exprs &exprs) {
+    std::string text = "[";
+    for (auto [i, e] : llvm::enumerate(exprs))
+      text += (i ? ", " : "") + (e.known ? e.text() : std::string("?"));
+    return text + "]";
   }
 
   void visitSlice(SliceOp op) {
@@ -424,9 +463,11 @@ private:
       Location at = def ? def->getLoc() : ret.getLoc();
       for (auto [i, d] : llvm::enumerate(dims)) {
         auto symbol = dyn_cast<StringAttr>(d);
-        if (!symbol || i >= e.size() || !inputSymbols.count(symbol.getValue()))
+        if (!symbol || i >= e.size() ||
+            !(inputSymbols.count(symbol.getValue()) ||
+              isProductSymbol(symbol.getValue())))
           continue;
-        check("eq", e[i], DimExpr::symbol(symbol.getValue()),
+        check("eq", e[i], parseDim(symbol.getValue()),
               "output '" + (name ? name.getValue() : StringRef()) +
                   "' differs from its declared size in dimension " + Twine(i),
               at);

@@ -753,3 +753,16 @@ func.func @erf_constant() -> tensor<2xf32> {
   %e = tc.erf %c : tensor<2xf32>
   return %e : tensor<2xf32>
 }
+
+// -----
+
+// size of a static dimension is a constant; of a dynamic one, it stays.
+// CHECK-LABEL: func.func @size_static(
+// CHECK-NEXT: %[[C:.*]] = tc.constant dense<3> : tensor<i64>
+// CHECK-NEXT: %[[N:.*]] = tc.size %{{.*}} axis = 0 : tensor<?x3xf32> -> tensor<i64>
+// CHECK-NEXT: return %[[C]], %[[N]]
+func.func @size_static(%x: tensor<?x3xf32>) -> (tensor<i64>, tensor<i64>) {
+  %k = tc.size %x axis = 1 : tensor<?x3xf32> -> tensor<i64>
+  %n = tc.size %x axis = 0 : tensor<?x3xf32> -> tensor<i64>
+  return %k, %n : tensor<i64>, tensor<i64>
+}

@@ -999,3 +999,30 @@ func.func @logsumexp_result(%x: tensor<4x3xf32>) {
   %0 = tc.logsumexp %x axes = [0] : tensor<4x3xf32> -> tensor<4xf32>
   return
 }
+
+// -----
+
+// A reshape to several dynamic sizes names each (tc.dims) as its result has it.
+func.func @reshape_dims_mismatch(%x: tensor<?x?x4xf32>) {
+  // expected-error @+1 {{'tc.reshape' op 'tc.dims' entry 2 does not match the result type}}
+  %0 = tc.reshape %x {tc.dims = ["B", "T", 5]} : tensor<?x?x4xf32> -> tensor<?x?x4xf32>
+  return
+}
+
+// -----
+
+// ... one entry per dimension.
+func.func @reshape_dims_rank(%x: tensor<?x?x4xf32>) {
+  // expected-error @+1 {{'tc.reshape' op 'tc.dims' has 2 entries for rank 3}}
+  %0 = tc.reshape %x {tc.dims = ["B", "T"]} : tensor<?x?x4xf32> -> tensor<?x?x4xf32>
+  return
+}
+
+// -----
+
+// size takes an axis within the rank.
+func.func @size_axis(%x: tensor<?x3xf32>) {
+  // expected-error @+1 {{'tc.size' op axis 2 is out of range for rank 2}}
+  %0 = tc.size %x axis = 2 : tensor<?x3xf32> -> tensor<i64>
+  return
+}

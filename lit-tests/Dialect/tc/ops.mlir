@@ -435,6 +435,21 @@ func.func @reshape(%x: tensor<2x3x4xf32>, %d: tensor<?x784xf32>, %s: tensor<f64>
   return %a, %b, %c, %f : tensor<6x4xf32>, tensor<?x8xf32>, tensor<?x28x28xf32>, tensor<f64>
 }
 
+// A reshape to several dynamic sizes names them, as the front end writes it.
+// CHECK-LABEL: func.func @reshape_named(
+// CHECK: tc.reshape %{{.*}} {tc.dims = ["B", "T", 4]} : tensor<?x4xf32> -> tensor<?x?x4xf32>
+func.func @reshape_named(%x: tensor<?x4xf32>) -> tensor<?x?x4xf32> {
+  %0 = tc.reshape %x {tc.dims = ["B", "T", 4]} : tensor<?x4xf32> -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
+}
+
+// CHECK-LABEL: func.func @size(
+// CHECK: tc.size %{{.*}} axis = 0 : tensor<?x3xf32> -> tensor<i64>
+func.func @size(%x: tensor<?x3xf32>) -> tensor<i64> {
+  %0 = tc.size %x axis = 0 : tensor<?x3xf32> -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
 // CHECK-LABEL: func.func @broadcast_to(
 // CHECK-SAME: %[[X:.*]]: tensor<3xf32>, %[[Y:.*]]: tensor<4x1xi32>, %[[D:.*]]: tensor<?x1xf32>, %[[S:.*]]: tensor<i1>)
 // CHECK: %[[A:.*]] = tc.broadcast_to %[[X]] : tensor<3xf32> -> tensor<4x3xf32>

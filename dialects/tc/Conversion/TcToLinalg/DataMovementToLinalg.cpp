@@ -11,7 +11,10 @@
 
 #include "dialects/tc/Conversion/TcToLinalg/TcToLinalg.h"
 #include "dialects/tc/Conversion/TcToLinalg/Utils.h"
+#include "dialects/tc/IR/ShapeInference.h"
 #include "dialects/tc/IR/TcOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -291,6 +294,52 @@ std::optional<SmallVector<int64_t>> getCommonShape(ArrayRef<int64_t> from,
   return front;
 }
 
+/// The sizes a reshape's `tc.dims` names, as values: a product of integers
+/// and symbols, each symbol read (`tensor.dim`) from the first argument of
+/// the enclosing function that declares it as a whole dimension. Null for a
+/// static size and for what cannot be computed so (a `(5*N/3)`), which the
+/// lowering then derives from the element count.
+SmallVector<Value> namedSizes(OpBuilder &b, Location loc, Operation *op) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Value> sizes(type.getRank());
+  auto dims = op->getAttrOfType<ArrayAttr>(TcDialect::kDimsAttr);
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!dims || !func || (int64_t)dims.size() != type.getRank())
+    return sizes;
+  auto lookup = [&](StringRef symbol) -> Value {
+    for (BlockArgument arg : func.getArguments()) {
+      auto argDims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                      TcDialect::kDimsAttr);
+      if (!argDims || !isa<RankedTensorType>(arg.getType()))
+        continue;
+      for (auto [i, d] : llvm::enumerate(argDims))
+        if (auto name = dyn_cast<StringAttr>(d); name && name == symbol)
+          return b.create<tensor::DimOp>(loc, arg, i);
+    }
+    return {};
+  };
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    auto text = dyn_cast<StringAttr>(d);
+    if (!text || !type.isDynamicDim(i))
+      continue;
+    std::optional<DimProduct> product =
+        productOf(Dim::dynamic(text.getValue()));
+    if (!product)
+      continue;
+    Value size = b.create<arith::ConstantIndexOp>(loc, product->coef);
+    for (const std::string &f : product->factors) {
+      Value factor = lookup(f);
+      if (!factor) {
+        size = {};
+        break;
+      }
+      size = b.create<arith::MulIOp>(loc, size, factor);
+    }
+    sizes[i] = size;
+  }
+  return sizes;
+}
+
 /// `tensor.collapse_shape` of `input` to `type`, or null without obvious
 /// groups.
 Value createCollapse(OpBuilder &b, Location loc, Value input,
@@ -302,13 +351,19 @@ Value createCollapse(OpBuilder &b, Location loc, Value input,
 }
 
 /// `tensor.expand_shape` of `input` to `type`, or null without obvious
-/// groups. The one dynamic result dimension of a group is the input's size
-/// divided by the group's static sizes.
+/// groups or with a group of several dynamic sizes (which MLIR 19's
+/// bufferization of expand_shape cannot infer: tensor.reshape takes them).
+/// The one dynamic result dimension of a group is the input's size divided
+/// by the group's static sizes.
 Value createExpand(OpBuilder &b, Location loc, Value input,
                    RankedTensorType type) {
   auto groups = getReassociation(type.getShape(), tensorType(input).getShape());
   if (!groups)
     return {};
+  for (const ReassociationIndices &group : *groups)
+    if (llvm::count_if(group, [&](int64_t d) { return type.isDynamicDim(d); }) >
+        1)
+      return {};
   // From rank 0 there are no groups, and every result dimension is 1.
   SmallVector<OpFoldResult> outputShape;
   if (groups->empty())
@@ -344,15 +399,25 @@ Value createExpand(OpBuilder &b, Location loc, Value input,
 /// dynamic size as `element count / product(static sizes)` (0 when that
 /// product is 0).
 Value createReshape(OpBuilder &b, Location loc, Value input,
-                    RankedTensorType type) {
+                    RankedTensorType type, ArrayRef<Value> named = {}) {
   int64_t known = 1;
   for (int64_t size : type.getShape())
     if (!ShapedType::isDynamic(size))
       known *= size;
+  // Named sizes (at most one dynamic size is not) divide the count too.
+  Value knownNamed;
+  for (Value size : named)
+    if (size)
+      knownNamed =
+          knownNamed ? b.create<arith::MulIOp>(loc, knownNamed, size) : size;
   SmallVector<Value> sizes;
-  for (int64_t size : type.getShape()) {
+  for (auto [i, size] : llvm::enumerate(type.getShape())) {
     if (!ShapedType::isDynamic(size)) {
       sizes.push_back(b.create<arith::ConstantIndexOp>(loc, size));
+      continue;
+    }
+    if (i < named.size() && named[i]) {
+      sizes.push_back(named[i]);
       continue;
     }
     if (known == 0) {
@@ -369,6 +434,8 @@ Value createReshape(OpBuilder &b, Location loc, Value input,
         b, loc, input,
         llvm::to_vector(llvm::seq<int64_t>(0, inputType.getRank())));
     Value divisor = b.create<arith::ConstantIndexOp>(loc, known);
+    if (knownNamed)
+      divisor = b.create<arith::MulIOp>(loc, divisor, knownNamed);
     sizes.push_back(b.create<arith::DivUIOp>(loc, count, divisor));
   }
   auto shapeType = RankedTensorType::get({type.getRank()}, b.getIndexType());
@@ -406,7 +473,8 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
       if (common && static_cast<int64_t>(common->size()) < fromRank &&
           static_cast<int64_t>(common->size()) < toRank &&
           getReassociation(inputType.getShape(), *common) &&
-          getReassociation(resultType.getShape(), *common)) {
+          getReassociation(resultType.getShape(), *common) &&
+          llvm::count_if(resultType.getShape(), ShapedType::isDynamic) <= 1) {
         auto commonType =
             RankedTensorType::get(*common, resultType.getElementType());
         Value collapsed = createCollapse(rewriter, loc, input, commonType);
@@ -414,8 +482,27 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
       }
     }
     if (!result)
-      result = createReshape(rewriter, loc, input, resultType);
+      result = createReshape(rewriter, loc, input, resultType,
+                             namedSizes(rewriter, loc, op));
     rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// size -> tensor.dim as i64, filled into a rank-0 tensor (a fill, not a
+/// store, so that it also runs where tensors live in device memory).
+struct SizeLowering : OpConversionPattern<SizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value size =
+        rewriter.create<tensor::DimOp>(loc, adaptor.getInput(), op.getAxis());
+    Value value =
+        rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), size);
+    rewriter.replaceOp(op, createFilled(rewriter, loc, {}, value));
     return success();
   }
 };
@@ -425,5 +512,6 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
 void tcc::tc::populateTcDataMovementToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<TransposeLowering, BroadcastToLowering, SliceLowering,
-               ConcatLowering, ReshapeLowering>(patterns.getContext());
+               ConcatLowering, ReshapeLowering, SizeLowering>(
+      patterns.getContext());
 }
