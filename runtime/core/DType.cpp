@@ -101,4 +101,23 @@ Result<DType> dtypeFromNumpyDescr(std::string_view descr) {
   return unsupported();
 }
 
+bool isSafeCast(DType from, DType to) {
+  if (from == to || from == DType::I1)
+    return true;
+  switch (to) {
+  case DType::F64:
+    return true; // every other dtype but i1 (handled above)
+  case DType::F32:
+    return from == DType::F16 || from == DType::BF16;
+  case DType::I64:
+    return from == DType::I32;
+  case DType::F16:
+  case DType::BF16:
+  case DType::I32:
+  case DType::I1:
+    return false;
+  }
+  return false;
+}
+
 } // namespace tcc

@@ -31,6 +31,14 @@ Result<std::string> numpyDescr(DType dtype);
 /// byte orders; big-endian and other kinds are Unsupported.
 Result<DType> dtypeFromNumpyDescr(std::string_view descr);
 
+/// True when every value of `from` is kept by a cast to `to`, as numpy's
+/// promote_types(to, from) == to (PyTensor's rule for accepting a value of
+/// another dtype): i1 to any dtype, i32 to i64 or f64, f16 and bf16 to f32
+/// or f64, f32 to f64 (i64 to f64 too, as numpy allows). Everything else
+/// (f64 to f32, float to int, i64 to i32, i32 to f32, f32 to f16 ...) is
+/// lossy. A dtype casts safely to itself.
+bool isSafeCast(DType from, DType to);
+
 /// Maps a C++ element type to its DType (float, double, int32_t, int64_t,
 /// bool).
 template <class T> struct DTypeOf;

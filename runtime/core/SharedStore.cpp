@@ -166,7 +166,8 @@ Status SharedStore::saveNpz(const std::string &path) const {
   return ::tcc::saveNpz(path, arrays);
 }
 
-Status SharedStore::loadNpz(const std::string &path, bool allowMissing) {
+Status SharedStore::loadNpz(const std::string &path, bool allowMissing,
+                            bool allowDowncast) {
   TCC_ASSIGN_OR_RETURN(NamedArrays loaded, ::tcc::loadNpz(path));
   std::vector<SharedVariable *> targets;
   for (const auto &[name, array] : loaded) {
@@ -176,7 +177,7 @@ Status SharedStore::loadNpz(const std::string &path, bool allowMissing) {
                            "'" + path + "' holds array '" + name +
                                "' but there is no shared variable of that "
                                "name");
-    Status st = (*var)->checkType(array);
+    Status st = (*var)->checkType(array, allowDowncast);
     if (!st.ok())
       return Status::error(st.code(), "'" + path + "': " + st.message());
     targets.push_back(*var);
@@ -192,7 +193,8 @@ Status SharedStore::loadNpz(const std::string &path, bool allowMissing) {
   // Everything is checked: apply under all the variables' locks.
   auto locks = lockInOrder(targets);
   for (size_t i = 0; i < targets.size(); ++i)
-    TCC_RETURN_IF_ERROR(targets[i]->setValueLocked(loaded[i].second, false));
+    TCC_RETURN_IF_ERROR(
+        targets[i]->setValueLocked(loaded[i].second, false, allowDowncast));
   return Status::success();
 }
 

@@ -63,9 +63,12 @@ public:
   /// values are downloaded). Unsupported for bf16 variables.
   Status saveNpz(const std::string &path) const;
   /// Loads values from an .npz: every member must name a variable with the
-  /// same dtype and shape, and (unless allowMissing) every variable must be
-  /// present. All-or-nothing: on any error no variable changes.
-  Status loadNpz(const std::string &path, bool allowMissing = false);
+  /// same shape and a dtype that casts to its dtype as setValue allows (a
+  /// lossy cast only with allowDowncast), and (unless allowMissing) every
+  /// variable must be present. All-or-nothing: on any error no variable
+  /// changes.
+  Status loadNpz(const std::string &path, bool allowMissing = false,
+                 bool allowDowncast = false);
 
   /// The counters of this managed space.
   MemoryCounters &counters() const { return *counters_; }

@@ -100,15 +100,19 @@ Result<Value> SharedVariable::getValueLocked(ValueKind kind, bool borrow,
   return Value(std::move(a));
 }
 
-Status SharedVariable::checkType(const Value &value) const {
+Status SharedVariable::checkType(const Value &value, bool allowDowncast) const {
   if (value.isNull())
     return Status::error(ErrorCode::InvalidArgument,
                          "shared variable '" + name_ + "': null value");
-  if (value.dtype() != dtype_)
-    return Status::error(ErrorCode::DTypeMismatch,
-                         "shared variable '" + name_ + "' has dtype " +
-                             dtypeName(dtype_) + ", got a value of dtype " +
-                             dtypeName(value.dtype()));
+  if (!allowDowncast && !isSafeCast(value.dtype(), dtype_))
+    return Status::error(
+        ErrorCode::DTypeMismatch,
+        "shared variable '" + name_ + "' has dtype " + dtypeName(dtype_) +
+            ", got a value of dtype " + dtypeName(value.dtype()) +
+            ", which would lose precision: cast the value to " +
+            dtypeName(dtype_) +
+            ", or accept the cast with allowDowncast (tcc run "
+            "--allow-downcast)");
   if (value.shape() != shape_)
     return Status::error(ErrorCode::ShapeMismatch,
                          "shared variable '" + name_ + "' has shape " +
@@ -122,9 +126,27 @@ Status SharedVariable::setValue(const Value &value, bool borrow) {
   return setValueLocked(value, borrow);
 }
 
-Status SharedVariable::setValueLocked(const Value &value, bool borrow) {
-  TCC_RETURN_IF_ERROR(checkType(value));
+Status SharedVariable::setValue(const Value &value, SetValueOptions options) {
+  auto guard = lock();
+  return setValueLocked(value, options.borrow, options.allowDowncast);
+}
+
+Status SharedVariable::setValueLocked(const Value &value, bool borrow,
+                                      bool allowDowncast) {
+  TCC_RETURN_IF_ERROR(checkType(value, allowDowncast));
   MemoryCounters &counters = store_.counters();
+  if (value.dtype() != dtype_) {
+    // Cast on the host into a fresh array, then copy it in (never adopt).
+    Array host;
+    if (const Array *a = value.hostArray()) {
+      host = *a;
+    } else {
+      TCC_ASSIGN_OR_RETURN(host, value.deviceArray()->toHost(&counters));
+    }
+    TCC_ASSIGN_OR_RETURN(Array cast,
+                         Array::fromDoubles(dtype_, host.toDoubles(), shape_));
+    return setValueLocked(Value(std::move(cast)), /*borrow=*/false);
+  }
   size_t n = nbytes();
   if (n == 0)
     return Status::success(); // nothing to hold

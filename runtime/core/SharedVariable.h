@@ -14,6 +14,16 @@ namespace tcc {
 
 class SharedStore;
 
+/// Options of SharedVariable::setValue.
+struct SetValueOptions {
+  /// As setValue's `borrow`. A value of another dtype is always copied.
+  bool borrow = false;
+  /// Accept a value whose dtype casts to the variable's with loss of
+  /// precision (PyTensor's allow_downcast); elements are converted as
+  /// Array::setDouble does (round to nearest, integers saturate).
+  bool allowDowncast = false;
+};
+
 /// A shared variable: name, dtype and shape (fixed for its lifetime), and
 /// storage (a dense C-order block in one Device's memory) that is never
 /// aliased to another shared variable of the same store. Created and owned
@@ -52,8 +62,13 @@ public:
   /// getValue, always as a host Array (downloaded when needed).
   Result<Array> getArray(bool borrow = false) const;
 
-  /// Replaces the value. dtype and shape must match (DTypeMismatch /
-  /// ShapeMismatch naming the variable; the variable is then unchanged).
+  /// Replaces the value. The shape must match (ShapeMismatch naming the
+  /// variable). A value of another dtype is cast when isSafeCast(value's
+  /// dtype, the variable's) holds, or with options.allowDowncast; a lossy
+  /// cast without it is DTypeMismatch naming both dtypes. A cast converts on
+  /// the host (downloading a device value first), then copies or uploads;
+  /// it never adopts the caller's buffer, whatever `borrow` says. After any
+  /// error the variable is unchanged.
   /// borrow=false: copies, into the current allocation when the variable
   /// owns it (no new allocation), else into a fresh managed one.
   /// borrow=true on the host: adopts the caller's contiguous buffer (no
@@ -64,6 +79,8 @@ public:
   /// dtype: no allocation), a non-contiguous host value after one copy on
   /// the host that makes it contiguous.
   Status setValue(const Value &value, bool borrow = false);
+  /// setValue with options (borrow, allowDowncast).
+  Status setValue(const Value &value, SetValueOptions options);
 
   /// The variable's mutex, for multi-variable operations.
   std::mutex &mutex() const { return mutex_; }
@@ -91,8 +108,9 @@ private:
 
   Result<Value> getValueLocked(ValueKind kind, bool borrow,
                                bool internal) const;
-  Status setValueLocked(const Value &value, bool borrow);
-  Status checkType(const Value &value) const;
+  Status setValueLocked(const Value &value, bool borrow,
+                        bool allowDowncast = false);
+  Status checkType(const Value &value, bool allowDowncast = false) const;
   /// Copies `value` into fresh managed storage and installs it.
   Status copyIntoNewStorage(const Value &value, bool publish);
   /// Installs new storage (takes the store mutex when `publish`).

@@ -5,6 +5,8 @@
 #include "test/cuda/DeviceKernels.h"
 #include "test/runtime/TestUtil.h"
 
+#include <cmath>
+
 using namespace tcc;
 
 namespace {
@@ -158,8 +160,44 @@ TEST_CASE("set_value with another shape or dtype leaves the device variable "
   CHECK(s->setValue(Array::zeros(DType::F32, {3}).value()).code() ==
         ErrorCode::ShapeMismatch);
   CHECK(s->setValue(Array::zeros(DType::F64, {2}).value()).code() ==
-        ErrorCode::DTypeMismatch);
+        ErrorCode::DTypeMismatch); // a lossy cast
   CHECK(s->getArray().value().toDoubles() == std::vector<double>{5, 5});
+}
+
+TEST_CASE("set_value casts for a device variable on the host, then uploads",
+          "[device][cast]") {
+  CUDA_DEVICE_OR_SKIP(device);
+  SharedStore store;
+  SharedVariable *s =
+      store.create("s", Array::full(DType::F64, {2}, 5).value(), false, device)
+          .value();
+  void *storage = s->storageBuffer()->data();
+  // A safe cast of a host value (i32 -> f64) and of a device value (f32).
+  REQUIRE_OK(s->setValue(Array::fromVector<int32_t>({1, -2}, {2}).value(),
+                         /*borrow=*/true));
+  CHECK(s->getArray().value().toDoubles() == std::vector<double>{1, -2});
+  DeviceArray d = DeviceArray::fromHost(
+                      *device, Array::fromVector<float>({0.5, 3}, {2}).value())
+                      .value();
+  REQUIRE_OK(s->setValue(d, /*borrow=*/true));
+  CHECK(s->getArray().value().toDoubles() == std::vector<double>{0.5, 3});
+  CHECK(s->storageBuffer()->data() == storage); // copied into its own
+
+  SharedVariable *f =
+      store.create("f", Array::full(DType::F32, {2}, 5).value(), false, device)
+          .value();
+  Array lossy = Array::fromVector<double>({0.25, 1e40}, {2}).value();
+  Status st = f->setValue(lossy);
+  CHECK(st.code() == ErrorCode::DTypeMismatch);
+  CHECK(st.message().find("has dtype f32, got a value of dtype f64") !=
+        std::string::npos);
+  CHECK(f->getArray().value().toDoubles() == std::vector<double>{5, 5});
+  SetValueOptions downcast;
+  downcast.allowDowncast = true;
+  REQUIRE_OK(f->setValue(lossy, downcast));
+  std::vector<double> got = f->getArray().value().toDoubles();
+  CHECK(got[0] == 0.25);
+  CHECK(std::isinf(got[1]));
 }
 
 TEST_CASE("Device variables never share storage", "[device]") {

@@ -107,11 +107,41 @@ TEST_CASE("shared variable errors", "[errors][shared]") {
   CHECK_ERROR(s->setValue(Array()), InvalidArgument,
               "shared variable 's': null value");
   CHECK_ERROR(s->setValue(zerosOf(DType::F64, {2})), DTypeMismatch,
-              "shared variable 's' has dtype f32, got a value of dtype f64");
+              "shared variable 's' has dtype f32, got a value of dtype f64, "
+              "which would lose precision: cast the value to f32, or accept "
+              "the cast with allowDowncast (tcc run --allow-downcast)");
   CHECK_ERROR(s->setValue(zerosOf(DType::F32, {3}), true), ShapeMismatch,
               "shared variable 's' has shape (2,), got a value of shape (3,)");
   // A failed set_value leaves the value as it was.
   CHECK(values(s->getArray().value()) == std::vector<double>{0, 0});
+}
+
+TEST_CASE("set_value refuses each lossy cast, naming both dtypes",
+          "[errors][shared]") {
+  // (variable dtype, value dtype) pairs that isSafeCast refuses.
+  const std::pair<DType, DType> lossy[] = {
+      {DType::F32, DType::F64},  {DType::I32, DType::F32},
+      {DType::I64, DType::F64},  {DType::I32, DType::I64},
+      {DType::F16, DType::F32},  {DType::BF16, DType::F32},
+      {DType::F16, DType::BF16}, {DType::BF16, DType::F16},
+      {DType::F32, DType::I32},  {DType::F32, DType::I64},
+      {DType::I1, DType::I32},   {DType::I1, DType::F32},
+      {DType::F16, DType::I32},  {DType::I64, DType::F32}};
+  for (auto [to, from] : lossy) {
+    CAPTURE(dtypeName(to), dtypeName(from));
+    SharedStore store;
+    SharedVariable *s = store.create("s", zerosOf(to, {2})).value();
+    std::string want =
+        std::string("shared variable 's' has dtype ") + dtypeName(to) +
+        ", got a value of dtype " + dtypeName(from) +
+        ", which would lose precision: cast the value to " + dtypeName(to) +
+        ", or accept the cast with allowDowncast (tcc run "
+        "--allow-downcast)";
+    Status st = s->setValue(Array::full(from, {2}, 1.0).value(), true);
+    CHECK(st.code() == ErrorCode::DTypeMismatch);
+    CHECK(st.message() == want);
+    CHECK(s->getArray().value().toDoubles() == std::vector<double>{0, 0});
+  }
 }
 
 TEST_CASE("shared variables from .npz files", "[errors][npz]") {

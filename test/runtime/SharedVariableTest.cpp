@@ -387,3 +387,100 @@ TEST_CASE("concurrent get/set on shared variables keep the invariants",
   REQUIRE_OK(store.checkNoAliasing());
   CHECK(valuesOf(*a) == std::vector<double>(64, 1.0));
 }
+
+TEST_CASE("set_value casts a value of another dtype when the cast is safe",
+          "[shared][cast]") {
+  // (variable dtype, value dtype): numpy's promote_types(to, from) == to.
+  const std::pair<DType, DType> safe[] = {
+      {DType::F64, DType::F32},  {DType::F64, DType::I32},
+      {DType::F64, DType::I64},  {DType::F64, DType::F16},
+      {DType::F64, DType::BF16}, {DType::F64, DType::I1},
+      {DType::F32, DType::F16},  {DType::F32, DType::BF16},
+      {DType::F32, DType::I1},   {DType::I64, DType::I32},
+      {DType::I64, DType::I1},   {DType::I32, DType::I1},
+      {DType::F16, DType::I1},   {DType::BF16, DType::I1}};
+  for (auto [to, from] : safe) {
+    CAPTURE(dtypeName(to), dtypeName(from));
+    CHECK(isSafeCast(from, to));
+    SharedStore store;
+    auto s = store.create("s", Array::zeros(to, {3}).value()).value();
+    std::vector<double> v = from == DType::I1 ? std::vector<double>{1, 0, 1}
+                                              : std::vector<double>{1, -2, 3};
+    Array value = Array::fromDoubles(from, v, {3}).value();
+    REQUIRE_OK(s->setValue(value, /*borrow=*/true));
+    CHECK(s->dtype() == to);
+    CHECK(valuesOf(*s) == v);
+    // A cast always copies, even with borrow=true.
+    CHECK(s->storageBuffer() != value.buffer());
+    CHECK(s->ownsStorage());
+    addInPlace(value, 10);
+    CHECK(valuesOf(*s) == v);
+  }
+  for (DType a : kAllDTypes)
+    for (DType b : kAllDTypes)
+      if (a != b && b != DType::I1 && b != DType::F64)
+        CHECK(isSafeCast(a, b) ==
+              ((a == DType::I1) || (a == DType::I32 && b == DType::I64) ||
+               ((a == DType::F16 || a == DType::BF16) && b == DType::F32)));
+}
+
+TEST_CASE("set_value with allowDowncast accepts a lossy cast",
+          "[shared][cast]") {
+  SharedStore store;
+  auto f = store.create("f", Array::zeros(DType::F32, {3}).value()).value();
+  Array d = Array::fromVector<double>({0.1, 1e40, -2.5}, {3}).value();
+  Status refused = f->setValue(d);
+  CHECK(refused.code() == ErrorCode::DTypeMismatch);
+  CHECK(valuesOf(*f) == std::vector<double>{0, 0, 0}); // unchanged
+  SetValueOptions downcast;
+  downcast.borrow = true;
+  downcast.allowDowncast = true;
+  REQUIRE_OK(f->setValue(d, downcast));
+  std::vector<double> got = valuesOf(*f);
+  CHECK(got[0] == double(0.1f));
+  CHECK(std::isinf(got[1]));
+  CHECK(got[2] == -2.5);
+  CHECK(f->storageBuffer() != d.buffer());
+
+  auto i = store.create("i", Array::zeros(DType::I32, {3}).value()).value();
+  Array x = Array::fromVector<double>({2.75, -1.5, 1e20}, {3}).value();
+  CHECK(i->setValue(x).code() == ErrorCode::DTypeMismatch);
+  REQUIRE_OK(i->setValue(x, SetValueOptions{false, true}));
+  CHECK(
+      valuesOf(*i) ==
+      std::vector<double>{2, -1, double(std::numeric_limits<int32_t>::max())});
+
+  auto h = store.create("h", Array::zeros(DType::F16, {1}).value()).value();
+  REQUIRE_OK(h->setValue(Array::fromVector<float>({1.0f / 3}, {1}).value(),
+                         SetValueOptions{false, true}));
+  CHECK(valuesOf(*h)[0] ==
+        Array::fromDoubles(DType::F16, {1.0 / 3}, {1}).value().toDoubles()[0]);
+  // Same dtype with options behaves like the plain call (borrow adopts).
+  Array same = Array::full(DType::F32, {3}, 4).value();
+  REQUIRE_OK(f->setValue(same, SetValueOptions{true, true}));
+  CHECK(f->storageBuffer() == same.buffer());
+}
+
+TEST_CASE("npz loads cast as set_value does", "[shared][npz][cast]") {
+  TempDir dir;
+  SharedStore store;
+  auto w = store.create("w", Array::zeros(DType::F32, {2}).value()).value();
+  auto b = store.create("b", Array::zeros(DType::F64, {1}).value()).value();
+  REQUIRE_OK(saveNpz(dir.file("safe.npz"),
+                     {{"b", Array::fromVector<int32_t>({7}, {1}).value()}}));
+  REQUIRE_OK(store.loadNpz(dir.file("safe.npz"), true));
+  CHECK(valuesOf(*b) == std::vector<double>{7});
+  REQUIRE_OK(
+      saveNpz(dir.file("lossy.npz"),
+              {{"b", Array::fromVector<double>({8}, {1}).value()},
+               {"w", Array::fromVector<double>({0.5, 1.25}, {2}).value()}}));
+  Status st = store.loadNpz(dir.file("lossy.npz"));
+  CHECK(st.code() == ErrorCode::DTypeMismatch);
+  CHECK(st.message().find("has dtype f32, got a value of dtype f64") !=
+        std::string::npos);
+  CHECK(valuesOf(*b) == std::vector<double>{7}); // all-or-nothing
+  REQUIRE_OK(store.loadNpz(dir.file("lossy.npz"), false,
+                           /*allowDowncast=*/true));
+  CHECK(valuesOf(*b) == std::vector<double>{8});
+  CHECK(valuesOf(*w) == std::vector<double>{0.5, 1.25});
+}

@@ -49,6 +49,11 @@ struct RunOptions {
   cl::opt<std::string> sharedIn{
       "shared", cl::desc("Load shared variables from this .npz first"),
       cl::value_desc("path.npz"), cl::cat(category)};
+  cl::opt<bool> allowDowncast{
+      "allow-downcast",
+      cl::desc("Accept --shared values whose dtype casts with loss of "
+               "precision (f64 into an f32 variable, ...)"),
+      cl::cat(category)};
   cl::opt<std::string> outputDir{
       "output-dir", cl::desc("Where to write each output as NAME.npy"),
       cl::value_desc("dir"), cl::init("."), cl::cat(category)};
@@ -279,7 +284,9 @@ int tcc::cli::runRun(int argc, char **argv) {
   if (Status s = runtime.load(program); !s.ok())
     return fail(s);
   if (!opts.sharedIn.empty())
-    if (Status s = runtime.shared().loadNpz(opts.sharedIn, true); !s.ok())
+    if (Status s =
+            runtime.shared().loadNpz(opts.sharedIn, true, opts.allowDowncast);
+        !s.ok())
       return fail(s);
   Result<Function *> fn = runtime.function(opts.function);
   if (!fn.ok())
