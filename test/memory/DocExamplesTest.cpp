@@ -160,6 +160,23 @@ TEST_CASE("doc: set_value pattern", "[doc]") {
   CHECK(c.bytesCopyAvoided == 2 * (4u << 20)); // the call and set_value
 }
 
+TEST_CASE("doc: set_value downcast", "[doc]") {
+  tcc::SharedStore store;
+  tcc::SharedVariable *s =
+      store.create("s", tcc::Array::zeros(tcc::DType::F32, {2}).value())
+          .value();
+  tcc::Array f64Array = tcc::Array::fromVector<double>({0.1, 2.5}, {2}).value();
+  REQUIRE(s->setValue(f64Array).code() == tcc::ErrorCode::DTypeMismatch);
+  // [doc: set_value downcast]
+  tcc::SetValueOptions options;
+  options.allowDowncast = true; // options.borrow is setValue's `borrow`
+  tcc::Status set = s->setValue(f64Array, options); // rounded into f32
+  // [end]
+  REQUIRE(set.ok());
+  CHECK(s->getArray()->toDoubles() == std::vector<double>{double(0.1f), 2.5});
+  CHECK(s->storageBuffer() != f64Array.buffer());
+}
+
 TEST_CASE("doc: In and Out borrow", "[doc]") {
   tcc::Runtime runtime;
   REQUIRE(runtime.load(compile(kSeeds)).ok());
