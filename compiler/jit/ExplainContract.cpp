@@ -13,7 +13,11 @@ namespace {
 
 /// "f32[N, 784]".
 std::string typeText(const tcc::ArgSpec &a) {
-  std::string text = std::string(tcc::dtypeName(a.dtype)) + "[";
+  // The graph language calls i1 "bool".
+  std::string text =
+      std::string(a.dtype == tcc::DType::I1 ? "bool"
+                                            : tcc::dtypeName(a.dtype)) +
+      "[";
   for (size_t i = 0; i < a.dims.size(); ++i)
     text += (i ? ", " : "") + (a.dims[i].isSymbolic()
                                    ? a.dims[i].symbol
