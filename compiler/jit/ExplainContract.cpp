@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 
@@ -13,7 +14,11 @@ namespace {
 
 /// "f32[N, 784]".
 std::string typeText(const tcc::ArgSpec &a) {
-  std::string text = std::string(tcc::dtypeName(a.dtype)) + "[";
+  // The graph language calls i1 "bool".
+  std::string text =
+      std::string(a.dtype == tcc::DType::I1 ? "bool"
+                                            : tcc::dtypeName(a.dtype)) +
+      "[";
   for (size_t i = 0; i < a.dims.size(); ++i)
     text += (i ? ", " : "") + (a.dims[i].isSymbolic()
                                    ? a.dims[i].symbol
@@ -74,8 +79,21 @@ std::string locText(Location loc) {
   return text;
 }
 
+/// `shortLoc` ("lse.tg:5:7") with the directory of `like`
+/// ("/tmp/lse.tg:3:7") when both name the same file.
+std::string withDirectory(const std::string &shortLoc, Location like) {
+  auto file = dyn_cast<FileLineColLoc>(like);
+  if (!file)
+    return shortLoc;
+  llvm::StringRef path = file.getFilename().getValue();
+  llvm::StringRef name = llvm::sys::path::filename(path);
+  if (!llvm::StringRef(shortLoc).starts_with((name + ":").str()))
+    return shortLoc;
+  return (path.drop_back(name.size()) + shortLoc).str();
+}
+
 void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
-                     llvm::raw_ostream &os) {
+                     llvm::raw_ostream &os, const tcc::ExplainHints *hints) {
   auto argName = [&](Value v) -> std::string {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       const tcc::ArgSpec &a = spec.args[arg.getArgNumber()];
@@ -156,20 +174,30 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
 
   os << "  copies inserted by bufferization:\n";
   any = false;
+  size_t copyIndex = 0;
   func.walk([&](memref::CopyOp copy) {
     any = true;
+    std::string builds;
+    if (hints && copyIndex < hints->copyBuilds.size())
+      builds = hints->copyBuilds[copyIndex];
+    ++copyIndex;
     auto type = cast<MemRefType>(copy.getTarget().getType());
     const tcc::ArgSpec *spec0 = nullptr;
     if (auto arg = dyn_cast<BlockArgument>(copy.getTarget()))
       spec0 = &spec.args[arg.getArgNumber()];
+    std::string into = argName(copy.getTarget());
+    if (!builds.empty() && !isa<BlockArgument>(copy.getTarget()))
+      into += " of " + builds;
     os << "    " << sizeText(type, spec0) << " from "
-       << argName(copy.getSource()) << " into " << argName(copy.getTarget())
-       << " at " << locText(copy.getLoc()) << ": ";
+       << argName(copy.getSource()) << " into " << into << " at "
+       << locText(copy.getLoc()) << ": ";
     auto target = dyn_cast<BlockArgument>(copy.getTarget());
     auto source = dyn_cast<BlockArgument>(copy.getSource());
     if (target &&
         spec.args[target.getArgNumber()].role == tcc::ArgRole::Output && source)
       os << "an output never aliases an input or a shared variable";
+    else if (!target && !builds.empty())
+      os << builds << " builds its result from copies of its operands";
     else if (target &&
              spec.args[target.getArgNumber()].role == tcc::ArgRole::Shared)
       os << "the new value could not be computed in the variable's storage "
@@ -183,11 +211,20 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
 
   os << "  temporary allocations:\n";
   any = false;
+  size_t allocIndex = 0;
   func.walk([&](memref::AllocOp alloc) {
     any = true;
+    // The alloc's own location is that of the first use of its size; the
+    // op it is allocated for says better where it is.
+    std::string where = locText(alloc.getLoc());
+    if (hints && allocIndex < hints->temporaryLocations.size() &&
+        !hints->temporaryLocations[allocIndex].empty())
+      where =
+          withDirectory(hints->temporaryLocations[allocIndex], alloc.getLoc());
+    ++allocIndex;
     os << "    "
        << sizeText(alloc.getType(), nullptr, alloc.getDynamicSizes(), &spec)
-       << " at " << locText(alloc.getLoc()) << "\n";
+       << " at " << where << "\n";
   });
   if (!any)
     os << "    (none)\n";
@@ -207,8 +244,10 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
 
 } // namespace
 
-LogicalResult tcc::explainContract(ModuleOp module, const Manifest &manifest,
-                                   StringRef function, llvm::raw_ostream &os) {
+LogicalResult
+tcc::explainContract(ModuleOp module, const Manifest &manifest,
+                     StringRef function, llvm::raw_ostream &os,
+                     const std::map<std::string, ExplainHints> &hints) {
   bool found = false;
   for (func::FuncOp func : module.getOps<func::FuncOp>()) {
     if (func.isExternal() ||
@@ -220,10 +259,136 @@ LogicalResult tcc::explainContract(ModuleOp module, const Manifest &manifest,
     if (found)
       os << "\n";
     found = true;
-    explainFunction(func, *spec, os);
+    auto hint = hints.find(func.getSymName().str());
+    explainFunction(func, *spec, os,
+                    hint == hints.end() ? nullptr : &hint->second);
   }
   if (!found && !function.empty())
     return emitError(module.getLoc())
            << "no function named '" << function << "'";
+  return success();
+}
+
+namespace {
+
+/// "f32[N, 4]" or "N*16 B" for a temporary of the manifest.
+std::string tempBytes(const tcc::TempSpec &t) {
+  int64_t bytes = tcc::dtypeSize(t.dtype);
+  std::string symbolic;
+  for (const tcc::DimSpec &d : t.dims) {
+    if (d.isSymbolic())
+      symbolic += d.symbol + "*";
+    else
+      bytes *= d.size;
+  }
+  return symbolic + std::to_string(bytes) + " B";
+}
+
+void explainSpec(const tcc::FunctionSpec &spec, llvm::raw_ostream &os) {
+  os << "function " << spec.name << "\n";
+  os << "  inputs:\n";
+  bool any = false;
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    const tcc::ArgSpec &a = spec.args[i];
+    if (a.role != tcc::ArgRole::Input)
+      continue;
+    any = true;
+    std::string holds;
+    for (const tcc::OutputSpec &o : spec.outputs)
+      if (o.arg == i)
+        holds = o.name;
+    os << "    " << a.name << " : " << typeText(a) << "  ";
+    if (!a.borrow)
+      os << "read only; never written";
+    else if (!holds.empty())
+      os << "borrowed: overwritten in place, its buffer becomes output '"
+         << holds << "'";
+    else
+      os << "borrowed: may be overwritten as workspace";
+    os << "\n";
+  }
+  if (!any)
+    os << "    (none)\n";
+
+  os << "  shared variables:\n";
+  any = false;
+  for (const tcc::ArgSpec &a : spec.args) {
+    if (a.role != tcc::ArgRole::Shared)
+      continue;
+    any = true;
+    bool updated = llvm::is_contained(spec.updates, a.name);
+    os << "    " << a.name << " : " << typeText(a) << "  "
+       << (updated ? "updated in place in its own storage (read before)"
+                   : "read only")
+       << "\n";
+  }
+  if (!any)
+    os << "    (none)\n";
+
+  os << "  outputs:\n";
+  for (const tcc::OutputSpec &o : spec.outputs) {
+    const tcc::ArgSpec &a = spec.args[o.arg];
+    os << "    " << o.name << " : " << typeText(a) << "  ";
+    if (a.role == tcc::ArgRole::Input)
+      os << "lives in borrowed input '" << a.name
+         << "' (no allocation; the input's data is replaced)";
+    else if (o.borrow)
+      os << "borrowed: one buffer reused by every call (the next call "
+            "overwrites it)";
+    else
+      os << "a fresh buffer each call, aliased to nothing";
+    if (o.returnInternalType)
+      os << "; internal type requested";
+    os << "\n";
+  }
+  if (spec.outputs.empty())
+    os << "    (none)\n";
+
+  os << "  copies inserted by bufferization:\n";
+  for (const std::string &c : spec.copies)
+    os << "    " << c << "\n";
+  if (spec.copies.empty())
+    os << "    (none)\n";
+
+  os << "  temporary allocations:\n";
+  for (const tcc::TempSpec &t : spec.temporaries)
+    os << "    " << tempBytes(t) << " at " << t.where << "\n";
+  if (spec.temporaries.empty())
+    os << "    (none)\n";
+
+  os << "  shape checks before each call:\n";
+  for (const tcc::ShapeCheck &c : spec.checks) {
+    const char *relation = c.kind == tcc::ShapeCheck::Kind::Equal    ? " == "
+                           : c.kind == tcc::ShapeCheck::Kind::AtMost ? " <= "
+                                                                     : " % ";
+    os << "    " << c.lhs << relation << c.rhs
+       << (c.kind == tcc::ShapeCheck::Kind::Multiple ? " == 0" : "") << " at "
+       << c.where << "\n";
+  }
+  if (spec.checks.empty())
+    os << "    (none)\n";
+}
+
+} // namespace
+
+LogicalResult tcc::explainManifest(const Manifest &manifest, StringRef function,
+                                   llvm::raw_ostream &os, std::string &error) {
+  bool found = false;
+  for (const FunctionSpec &spec : manifest.functions) {
+    if (!function.empty() && spec.name != function)
+      continue;
+    if (found)
+      os << "\n";
+    found = true;
+    explainSpec(spec, os);
+  }
+  if (!found && !function.empty()) {
+    std::string names;
+    for (const FunctionSpec &spec : manifest.functions)
+      names += (names.empty() ? "" : ", ") + spec.name;
+    error =
+        "no function named '" + function.str() + "' (loaded: " + names + ")";
+    return failure();
+  }
   return success();
 }

@@ -6,7 +6,10 @@
 #include "runtime/exec/ShapeChecks.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -67,6 +70,65 @@ std::string tcc::dimSymbol(Value v, const FunctionSpec &f) {
   return "?";
 }
 
+/// Where the op a temporary is allocated for is: the op whose value the
+/// first linalg op writing into it (directly or through a view) stores
+/// there, else the first copy into it, else the allocation's own location
+/// (that of the first use of its size, often another op).
+static bool hasFileLocation(Location loc) {
+  bool found = false;
+  loc->walk([&](Location l) {
+    found |= isa<FileLineColLoc>(l);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+static Location ownerLocation(memref::AllocOp alloc) {
+  auto rootOf = [](Value v) {
+    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    return v;
+  };
+  Value buffer = alloc.getResult();
+  std::optional<Location> found, fill;
+  alloc->getParentOfType<func::FuncOp>().walk([&](Operation *op) {
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      if (rootOf(copy.getTarget()) == buffer) {
+        found = copy.getLoc();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!dps || !dps.hasPureBufferSemantics())
+      return WalkResult::advance();
+    for (auto [i, init] : llvm::enumerate(dps.getDpsInitsMutable())) {
+      if (rootOf(init.get()) != buffer)
+        continue;
+      // A fill (a reduction's initial value) may sit among other ops'
+      // fills, at their location: the op that computes the value says it.
+      if (isa<linalg::FillOp>(op)) {
+        if (!fill)
+          fill = op->getLoc();
+        continue;
+      }
+      found = op->getLoc();
+      if (op->getNumRegions() == 1 && !op->getRegion(0).empty())
+        if (Operation *yield = op->getRegion(0).front().getTerminator();
+            yield && i < yield->getNumOperands())
+          if (Operation *def = yield->getOperand(i).getDefiningOp();
+              def && hasFileLocation(def->getLoc()))
+            found = def->getLoc();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  for (std::optional<Location> loc : {found, fill})
+    if (loc && hasFileLocation(*loc))
+      return *loc;
+  return alloc.getLoc();
+}
+
 /// A temporary's dtype and dimensions, each static or named by a symbol
 /// ("?" when the compiler cannot name it).
 static FailureOr<tcc::TempSpec> tempSpec(memref::AllocOp alloc,
@@ -91,7 +153,7 @@ static FailureOr<tcc::TempSpec> tempSpec(memref::AllocOp alloc,
     t.dims.push_back(d);
   }
   // "file:line:col" when the allocation has a source location.
-  Location loc = alloc.getLoc();
+  Location loc = ownerLocation(alloc);
   if (auto fused = dyn_cast<FusedLoc>(loc);
       fused && !fused.getLocations().empty())
     loc = fused.getLocations().front();

@@ -8,10 +8,12 @@
 
 #include "Commands.h"
 #include "compiler/driver/LoadModule.h"
+#include "compiler/dump/GraphView.h"
 #include "compiler/jit/ExplainContract.h"
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/Registration.h"
+#include "runtime/loader/SharedObject.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -25,8 +27,9 @@ namespace cl = llvm::cl;
 
 int tcc::cli::runExplain(int argc, char **argv) {
   cl::OptionCategory category("tcc explain options");
-  cl::opt<std::string> inputFile(
-      cl::Positional, cl::desc("<graph.tg | tc.mlir>"), cl::cat(category));
+  cl::opt<std::string> inputFile(cl::Positional,
+                                 cl::desc("<graph.tg | tc.mlir | artifact.so>"),
+                                 cl::cat(category));
   cl::opt<std::string> function("function",
                                 cl::desc("Explain only this function"),
                                 cl::value_desc("name"), cl::cat(category));
@@ -41,6 +44,22 @@ int tcc::cli::runExplain(int argc, char **argv) {
     llvm::errs() << "tcc explain: error: usage: tcc explain FILE "
                     "[--function=NAME]\n";
     return kBadUsage;
+  }
+  // An artifact: explain it from its manifest.
+  if (llvm::StringRef(inputFile).ends_with(".so")) {
+    Result<std::shared_ptr<Program>> loaded = loadSharedObject(inputFile);
+    if (!loaded.ok()) {
+      llvm::errs() << "tcc explain: error: " << loaded.status().message()
+                   << "\n";
+      return kBadInput;
+    }
+    std::string error;
+    if (failed(explainManifest(loaded.value()->manifest, function, llvm::outs(),
+                               error))) {
+      llvm::errs() << "tcc explain: error: " << error << "\n";
+      return kBadInput;
+    }
+    return kSuccess;
   }
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &message);
@@ -57,11 +76,33 @@ int tcc::cli::runExplain(int argc, char **argv) {
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
       parseModule(sourceMgr, &context, inputKindOf(inputFile), inputFile);
-  if (!module || failed(lowerTo(*module, Stage::Bufferized)))
+  if (!module)
     return kBadInput;
+  // The graph view (as --emit=dprint shows it) knows the op each temporary
+  // is allocated for and the op each copy builds. It canonicalizes the
+  // module first and bufferizes a copy: lowering the module now gives the
+  // same IR, walked in the same order.
+  FailureOr<std::vector<dump::FunctionGraph>> graphs =
+      dump::buildGraphViews(*module);
+  if (failed(graphs) || failed(lowerTo(*module, Stage::Bufferized)))
+    return kBadInput;
+  std::map<std::string, ExplainHints> hints;
+  for (const dump::FunctionGraph &graph : *graphs) {
+    ExplainHints &h = hints[graph.name];
+    for (const dump::TemporaryFact &t : graph.temporaries)
+      h.temporaryLocations.push_back(t.location);
+    for (const dump::CopyFact &c : graph.copies) {
+      // "a temporary of [id F] concat": the op is after the id.
+      std::string builds;
+      llvm::StringRef into = c.into;
+      if (into.starts_with("a temporary of [id "))
+        builds = into.split("] ").second.str();
+      h.copyBuilds.push_back(builds);
+    }
+  }
   FailureOr<Manifest> manifest = buildManifest(*module);
-  if (failed(manifest) ||
-      failed(explainContract(*module, *manifest, function, llvm::outs())))
+  if (failed(manifest) || failed(explainContract(*module, *manifest, function,
+                                                 llvm::outs(), hints)))
     return kBadInput;
   return kSuccess;
 }

@@ -27,6 +27,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -98,6 +99,7 @@ struct CompileReport {
   double parseMs = 0;
   std::string cache; ///< "hit (key ...): ..." or "off (--no-cache)"; empty
                      ///< for a .so input
+  bool hit = false;  ///< loaded from the compile cache, not compiled
 };
 
 /// LLVM itself owns an option named "stats" (its statistics, empty in
@@ -119,8 +121,13 @@ int fail(const tcc::Status &status) {
   return kBadInput;
 }
 
+/// A dtype as the graph language spells it: i1 is "bool".
+std::string graphDtypeName(tcc::DType dtype) {
+  return dtype == tcc::DType::I1 ? "bool" : tcc::dtypeName(dtype);
+}
+
 std::string describe(const tcc::Array &a) {
-  return std::string(tcc::dtypeName(a.dtype())) + tcc::shapeToString(a.shape());
+  return graphDtypeName(a.dtype()) + tcc::shapeToString(a.shape());
 }
 
 /// Compiles a graph file or tc MLIR for this CPU, through the compile
@@ -182,8 +189,9 @@ int compileFile(const std::string &path,
     return kBadInput;
   program = compiled->program;
   std::string key = compiled->key.substr(0, 12);
-  if (compiled->lookup == tcc::CacheLookup::Outcome::Hit)
-    report.cache = "hit (key " + key + "): callable in " +
+  report.hit = compiled->lookup == tcc::CacheLookup::Outcome::Hit;
+  if (report.hit)
+    report.cache = "hit (key " + key + "): loaded from the cache in " +
                    llvm::formatv("{0:f2}", compiled->lookupMs).str() + " ms";
   else
     report.cache = compiled->describe() + " (key " + key + "): lookup " +
@@ -297,8 +305,11 @@ int tcc::cli::runRun(int argc, char **argv) {
   bool borrows = false;
   for (const ArgSpec &a : called.args)
     borrows |= a.role == ArgRole::Input && a.borrow;
+  // With --repeat=N > 1 the first call is a warm-up (it loads the BLAS
+  // library and takes the first page faults): the time reported is the
+  // median of the other N-1 calls.
   std::vector<Array> outputs;
-  std::chrono::duration<double, std::milli> elapsed{0};
+  std::vector<double> callTimes;
   for (unsigned i = 0; i < opts.repeat; ++i) {
     std::map<std::string, Array> callInputs = inputs;
     if (borrows && i + 1 < opts.repeat)
@@ -310,12 +321,25 @@ int tcc::cli::runRun(int argc, char **argv) {
       }
     auto start = std::chrono::steady_clock::now();
     Result<std::vector<Array>> result = fn.value()->call(callInputs);
-    elapsed += std::chrono::steady_clock::now() - start;
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
     if (!result.ok())
       return fail(result.status());
+    if (i > 0 || opts.repeat == 1)
+      callTimes.push_back(ms);
     outputs = std::move(result).value();
   }
-  double callMs = elapsed.count() / opts.repeat;
+  std::sort(callTimes.begin(), callTimes.end());
+  size_t mid = callTimes.size() / 2;
+  double callMs = callTimes.size() % 2
+                      ? callTimes[mid]
+                      : (callTimes[mid - 1] + callTimes[mid]) / 2;
+  std::string callsText =
+      opts.repeat == 1 ? std::string("1 call")
+                       : "the median of " + std::to_string(opts.repeat - 1) +
+                             (opts.repeat == 2 ? " call" : " calls") +
+                             " after a warm-up call";
 
   // Write the results.
   if (std::error_code ec = llvm::sys::fs::create_directories(opts.outputDir)) {
@@ -324,10 +348,13 @@ int tcc::cli::runRun(int argc, char **argv) {
     return kBadInput;
   }
   const FunctionSpec &spec = fn.value()->spec();
-  llvm::outs() << "tcc run: " << opts.function << " (compiled in "
+  const char *how = report.hit             ? "loaded from the cache in "
+                    : report.cache.empty() ? "loaded in "
+                                           : "compiled in ";
+  llvm::outs() << "tcc run: " << opts.function << " (" << how
                << llvm::format("%.1f", compileMs) << " ms, "
-               << llvm::format("%.3f", callMs) << " ms per call over "
-               << opts.repeat << (opts.repeat == 1 ? " call)\n" : " calls)\n");
+               << llvm::format("%.3f", callMs) << " ms per call, " << callsText
+               << ")\n";
   for (size_t i = 0; i < outputs.size(); ++i) {
     llvm::SmallString<256> path(opts.outputDir.getValue());
     llvm::sys::path::append(path, spec.outputs[i].name + ".npy");
@@ -367,8 +394,7 @@ int tcc::cli::runRun(int argc, char **argv) {
     llvm::outs() << "timing: to a callable program "
                  << llvm::format("%.2f", compileMs) << " ms\n"
                  << "timing: call " << llvm::format("%.3f", callMs)
-                 << " ms per call over " << opts.repeat
-                 << (opts.repeat == 1 ? " call\n" : " calls\n");
+                 << " ms per call, " << callsText << "\n";
   }
   return kSuccess;
 }

@@ -23,8 +23,11 @@ USAGE: tcc <command> [options]
 
 COMMANDS:
   compile FILE   parse and compile a graph file (.tg) or tc MLIR (.mlir),
-                 printing any stage (--emit=tc|linalg|bufferized|loops|
-                 llvm-mlir|llvm-ir)
+                 printing any stage or writing an artifact:
+                   --emit=tc|linalg|bufferized|loops|llvm-mlir|llvm-ir
+                   --emit=asm|obj|so (so needs -o)
+                   --emit=dot|dprint (each function as a graph or as text)
+                   --emit=ptx (with --target=nvptx)
   run FILE       compile for this CPU (or load FILE.so from --emit=so) and
                  call one function on .npy inputs
   explain FILE   the memory contract in words: what is overwritten, where
