@@ -26,6 +26,48 @@ std::string typeText(const tcc::ArgSpec &a) {
   return text + "]";
 }
 
+/// The "shared variables:" section, the same for a source file and an
+/// artifact.
+void printSharedVariables(llvm::raw_ostream &os,
+                          const tcc::FunctionSpec &spec) {
+  os << "  shared variables:\n";
+  bool any = false;
+  for (const tcc::ArgSpec &a : spec.args) {
+    if (a.role != tcc::ArgRole::Shared)
+      continue;
+    any = true;
+    bool updated = llvm::is_contained(spec.updates, a.name);
+    os << "    " << a.name << " : " << typeText(a) << "  "
+       << (updated ? "updated in place in its own storage (read before)"
+                   : "read only")
+       << "\n";
+  }
+  if (!any)
+    os << "    (none)\n";
+}
+
+/// The "outputs:" section, the same for a source file and an artifact.
+void printOutputs(llvm::raw_ostream &os, const tcc::FunctionSpec &spec) {
+  os << "  outputs:\n";
+  for (const tcc::OutputSpec &o : spec.outputs) {
+    const tcc::ArgSpec &a = spec.args[o.arg];
+    os << "    " << o.name << " : " << typeText(a) << "  ";
+    if (a.role == tcc::ArgRole::Input)
+      os << "lives in borrowed input '" << a.name
+         << "' (no allocation; the input's data is replaced)";
+    else if (o.borrow)
+      os << "borrowed: one buffer reused by every call (the next call "
+            "overwrites it)";
+    else
+      os << "a fresh buffer each call, aliased to nothing";
+    if (o.returnInternalType)
+      os << "; internal type requested";
+    os << "\n";
+  }
+  if (spec.outputs.empty())
+    os << "    (none)\n";
+}
+
 /// The byte size of a memref as text: "16 B" or "N*10*4 B".
 std::string sizeText(MemRefType type, const tcc::ArgSpec *spec,
                      ValueRange dynamicSizes = {},
@@ -137,40 +179,8 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
   if (!any)
     os << "    (none)\n";
 
-  os << "  shared variables:\n";
-  any = false;
-  for (size_t i = 0; i < spec.args.size(); ++i) {
-    const tcc::ArgSpec &a = spec.args[i];
-    if (a.role != tcc::ArgRole::Shared)
-      continue;
-    any = true;
-    bool updated = llvm::is_contained(spec.updates, a.name);
-    os << "    " << a.name << " : " << typeText(a) << "  "
-       << (updated ? "updated in place in its own storage (read before)"
-                   : "read only")
-       << "\n";
-  }
-  if (!any)
-    os << "    (none)\n";
-
-  os << "  outputs:\n";
-  for (const tcc::OutputSpec &o : spec.outputs) {
-    const tcc::ArgSpec &a = spec.args[o.arg];
-    os << "    " << o.name << " : " << typeText(a) << "  ";
-    if (a.role == tcc::ArgRole::Input)
-      os << "lives in borrowed input '" << a.name
-         << "' (no allocation; the input's data is replaced)";
-    else if (o.borrow)
-      os << "borrowed: one buffer reused by every call (the next call "
-            "overwrites it)";
-    else
-      os << "a fresh buffer each call, aliased to nothing";
-    if (o.returnInternalType)
-      os << "; internal type requested";
-    os << "\n";
-  }
-  if (spec.outputs.empty())
-    os << "    (none)\n";
+  printSharedVariables(os, spec);
+  printOutputs(os, spec);
 
   os << "  copies inserted by bufferization:\n";
   any = false;
@@ -310,39 +320,8 @@ void explainSpec(const tcc::FunctionSpec &spec, llvm::raw_ostream &os) {
   if (!any)
     os << "    (none)\n";
 
-  os << "  shared variables:\n";
-  any = false;
-  for (const tcc::ArgSpec &a : spec.args) {
-    if (a.role != tcc::ArgRole::Shared)
-      continue;
-    any = true;
-    bool updated = llvm::is_contained(spec.updates, a.name);
-    os << "    " << a.name << " : " << typeText(a) << "  "
-       << (updated ? "updated in place in its own storage (read before)"
-                   : "read only")
-       << "\n";
-  }
-  if (!any)
-    os << "    (none)\n";
-
-  os << "  outputs:\n";
-  for (const tcc::OutputSpec &o : spec.outputs) {
-    const tcc::ArgSpec &a = spec.args[o.arg];
-    os << "    " << o.name << " : " << typeText(a) << "  ";
-    if (a.role == tcc::ArgRole::Input)
-      os << "lives in borrowed input '" << a.name
-         << "' (no allocation; the input's data is replaced)";
-    else if (o.borrow)
-      os << "borrowed: one buffer reused by every call (the next call "
-            "overwrites it)";
-    else
-      os << "a fresh buffer each call, aliased to nothing";
-    if (o.returnInternalType)
-      os << "; internal type requested";
-    os << "\n";
-  }
-  if (spec.outputs.empty())
-    os << "    (none)\n";
+  printSharedVariables(os, spec);
+  printOutputs(os, spec);
 
   os << "  copies inserted by bufferization:\n";
   for (const std::string &c : spec.copies)
