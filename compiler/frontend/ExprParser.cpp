@@ -49,40 +49,30 @@ FailureOr<Operand> Parser::parseComparison() {
 // As in Python, '|', '^' and '&' (loosest first) bind tighter than
 // comparisons and looser than arithmetic: `(x > 0) & (y > 0)` needs its
 // parentheses.
-FailureOr<Operand> Parser::parseOr() {
-  FailureOr<Operand> lhs = parseXor();
-  while (succeeded(lhs) && tok.is(TokenKind::Pipe)) {
+FailureOr<Operand>
+Parser::parseLogicalLevel(TokenKind kind,
+                          FailureOr<Operand> (Parser::*next)()) {
+  FailureOr<Operand> lhs = (this->*next)();
+  while (succeeded(lhs) && tok.is(kind)) {
     Token op = consume();
-    FailureOr<Operand> rhs = parseXor();
+    FailureOr<Operand> rhs = (this->*next)();
     if (failed(rhs))
       return failure();
     lhs = combineLogical(op, *lhs, *rhs);
   }
   return lhs;
+}
+
+FailureOr<Operand> Parser::parseOr() {
+  return parseLogicalLevel(TokenKind::Pipe, &Parser::parseXor);
 }
 
 FailureOr<Operand> Parser::parseXor() {
-  FailureOr<Operand> lhs = parseAnd();
-  while (succeeded(lhs) && tok.is(TokenKind::Caret)) {
-    Token op = consume();
-    FailureOr<Operand> rhs = parseAnd();
-    if (failed(rhs))
-      return failure();
-    lhs = combineLogical(op, *lhs, *rhs);
-  }
-  return lhs;
+  return parseLogicalLevel(TokenKind::Caret, &Parser::parseAnd);
 }
 
 FailureOr<Operand> Parser::parseAnd() {
-  FailureOr<Operand> lhs = parseAdditive();
-  while (succeeded(lhs) && tok.is(TokenKind::Amp)) {
-    Token op = consume();
-    FailureOr<Operand> rhs = parseAdditive();
-    if (failed(rhs))
-      return failure();
-    lhs = combineLogical(op, *lhs, *rhs);
-  }
-  return lhs;
+  return parseLogicalLevel(TokenKind::Amp, &Parser::parseAdditive);
 }
 
 FailureOr<Operand> Parser::parseAdditive() {

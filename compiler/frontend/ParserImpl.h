@@ -95,6 +95,10 @@ private:
   mlir::FailureOr<Operand> parseOr();
   mlir::FailureOr<Operand> parseXor();
   mlir::FailureOr<Operand> parseAnd();
+  /// One left-associative level of the logical operators: `next` operands
+  /// joined by `op`.
+  mlir::FailureOr<Operand>
+  parseLogicalLevel(TokenKind op, mlir::FailureOr<Operand> (Parser::*next)());
   mlir::FailureOr<Operand> parseAdditive();
   mlir::FailureOr<Operand> parseMultiplicative();
   mlir::FailureOr<Operand> parseUnary();
