@@ -5,8 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BatchFeed.h"
 #include "Commands.h"
 #include "CpuOption.h"
+#include "OutputHistory.h"
 #include "compiler/cache/CacheSettings.h"
 #include "compiler/cache/CachedCompile.h"
 #include "compiler/driver/LoadModule.h"
@@ -61,8 +63,24 @@ struct RunOptions {
   cl::opt<std::string> saveShared{
       "save-shared", cl::desc("Save the shared variables after the calls"),
       cl::value_desc("path.npz"), cl::cat(category)};
-  cl::opt<unsigned> repeat{"repeat", cl::desc("Call the function N times"),
-                           cl::value_desc("N"), cl::init(1), cl::cat(category)};
+  cl::opt<unsigned> repeat{
+      "repeat",
+      cl::desc("Call the function N times (with --batches: default one pass "
+               "over the data)"),
+      cl::value_desc("N"), cl::init(1), cl::cat(category)};
+  cl::opt<std::string> batches{
+      "batches",
+      cl::desc("Feed successive mini-batches of the inputs named by this "
+               ".npz's members, cut along their first axis"),
+      cl::value_desc("data.npz"), cl::cat(category)};
+  cl::opt<int64_t> batchSize{
+      "batch-size", cl::desc("Rows per batch for --batches"),
+      cl::value_desc("B"), cl::init(0), cl::cat(category)};
+  cl::list<std::string> history{
+      "history",
+      cl::desc("Write output NAME of every call stacked into one .npy "
+               "(default OUTPUT_DIR/NAME.history.npy; repeatable)"),
+      cl::value_desc("name[=path.npy]"), cl::cat(category)};
   cl::opt<bool> timing{"timing",
                        cl::desc("Print the time of each step (parse, compile "
                                 "or compile-cache hit, calls)"),
@@ -299,9 +317,32 @@ int tcc::cli::runRun(int argc, char **argv) {
   Result<Function *> fn = runtime.function(opts.function);
   if (!fn.ok())
     return fail(fn.status());
+  const FunctionSpec &called = fn.value()->spec();
+  std::optional<BatchFeed> feed;
+  if (!opts.batches.empty() || opts.batchSize.getNumOccurrences()) {
+    if (opts.batches.empty() || !opts.batchSize.getNumOccurrences()) {
+      llvm::errs() << "tcc run: error: --batches and --batch-size go "
+                      "together\n";
+      return kBadUsage;
+    }
+    Result<BatchFeed> opened =
+        BatchFeed::open(opts.batches, opts.batchSize, called, inputs);
+    if (!opened.ok())
+      return fail(opened.status());
+    feed = std::move(opened).value();
+  }
+  unsigned calls = opts.repeat;
+  if (feed && !opts.repeat.getNumOccurrences())
+    calls = unsigned(feed->batchesPerPass());
+  std::vector<OutputHistory> histories;
+  for (const std::string &spec : opts.history) {
+    Result<OutputHistory> h = OutputHistory::open(spec, called, opts.outputDir);
+    if (!h.ok())
+      return fail(h.status());
+    histories.push_back(std::move(h).value());
+  }
   // A borrowed input may be overwritten by a call: every call gets a fresh
   // copy of the inputs that were read from disk (copied outside the timing).
-  const FunctionSpec &called = fn.value()->spec();
   bool borrows = false;
   for (const ArgSpec &a : called.args)
     borrows |= a.role == ArgRole::Input && a.borrow;
@@ -310,9 +351,12 @@ int tcc::cli::runRun(int argc, char **argv) {
   // median of the other N-1 calls.
   std::vector<Array> outputs;
   std::vector<double> callTimes;
-  for (unsigned i = 0; i < opts.repeat; ++i) {
+  for (unsigned i = 0; i < calls; ++i) {
     std::map<std::string, Array> callInputs = inputs;
-    if (borrows && i + 1 < opts.repeat)
+    if (feed)
+      if (Status s = feed->fill(i, callInputs); !s.ok())
+        return fail(s);
+    if (borrows && (feed || i + 1 < calls))
       for (auto &[name, value] : callInputs) {
         Result<Array> copy = value.copy();
         if (!copy.ok())
@@ -326,20 +370,23 @@ int tcc::cli::runRun(int argc, char **argv) {
                     .count();
     if (!result.ok())
       return fail(result.status());
-    if (i > 0 || opts.repeat == 1)
+    if (i > 0 || calls == 1)
       callTimes.push_back(ms);
     outputs = std::move(result).value();
+    for (OutputHistory &h : histories)
+      if (Status s = h.record(outputs); !s.ok())
+        return fail(s);
   }
   std::sort(callTimes.begin(), callTimes.end());
   size_t mid = callTimes.size() / 2;
   double callMs = callTimes.size() % 2
                       ? callTimes[mid]
                       : (callTimes[mid - 1] + callTimes[mid]) / 2;
-  std::string callsText =
-      opts.repeat == 1 ? std::string("1 call")
-                       : "the median of " + std::to_string(opts.repeat - 1) +
-                             (opts.repeat == 2 ? " call" : " calls") +
-                             " after a warm-up call";
+  std::string callsText = calls == 1
+                              ? std::string("1 call")
+                              : "the median of " + std::to_string(calls - 1) +
+                                    (calls == 2 ? " call" : " calls") +
+                                    " after a warm-up call";
 
   // Write the results.
   if (std::error_code ec = llvm::sys::fs::create_directories(opts.outputDir)) {
@@ -362,6 +409,12 @@ int tcc::cli::runRun(int argc, char **argv) {
       return fail(s);
     llvm::outs() << "  " << spec.outputs[i].name << ": " << describe(outputs[i])
                  << " -> " << path << "\n";
+  }
+  for (const OutputHistory &h : histories) {
+    Result<std::string> saved = h.save();
+    if (!saved.ok())
+      return fail(saved.status());
+    llvm::outs() << "  history: " << saved.value() << "\n";
   }
   if (!opts.saveShared.empty()) {
     if (Status s = runtime.shared().saveNpz(opts.saveShared); !s.ok())
