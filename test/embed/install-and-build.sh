@@ -31,6 +31,16 @@ cmake -G "$generator" -S "$src/examples/embed" -B "$work/hosts" \
 cmake --build "$work/hosts" > "$work/build.log" ||
   { cat "$work/build.log"; fail "the hosts do not build"; }
 
+step "configure and build examples/train (the digits trainer) the same way"
+cmake -G "$generator" -S "$src/examples/train" -B "$work/train" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
+  -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror $flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$flags" > "$work/configure-train.log"
+cmake --build "$work/train" > "$work/build-train.log" ||
+  { cat "$work/build-train.log"; fail "train_digits does not build"; }
+[ -x "$work/train/train_digits" ] || fail "no train_digits"
+
 step "the runtime-only host links the runtime and nothing of ours else"
 needed=$(readelf -d "$work/hosts/run_artifact" | grep NEEDED)
 echo "$needed"
