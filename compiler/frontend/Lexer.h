@@ -44,6 +44,7 @@ enum class TokenKind {
   Pipe,  ///< | (logical or of bools)
   Caret, ///< ^ (logical xor of bools)
   Tilde, ///< ~ (logical not of bools)
+  Ellipsis, ///< ... (every other axis, in an index)
 };
 
 /// A token: its kind, its text in the buffer, and where it starts.

@@ -2,6 +2,7 @@
 
 #include "runtime/exec/ShapeChecks.h"
 
+#include <algorithm>
 #include <cctype>
 #include <vector>
 
@@ -17,7 +18,13 @@ struct Token {
   std::string text; ///< the symbol; the operator (one character)
 };
 
-int precedence(char op) { return op == '+' ? 1 : 2; }
+int precedence(char op) { return op == '+' || op == '-' ? 1 : 2; }
+
+/// The function a name before '(' calls, as its mark on the operator stack
+/// ('m': min, 'M': max); 0 for another name, which is a symbol.
+char functionMark(const std::string &name) {
+  return name == "min" ? 'm' : name == "max" ? 'M' : 0;
+}
 
 /// Shunting-yard: `text` in reverse Polish order, or an error.
 Result<std::vector<Token>> toPostfix(const std::string &text) {
@@ -27,13 +34,19 @@ Result<std::vector<Token>> toPostfix(const std::string &text) {
   };
   std::vector<Token> out;
   std::vector<char> ops;
+  // Per open parenthesis: the commas seen in it (a function's takes one).
+  std::vector<int> commas;
   size_t depth = 0; // operands on the evaluation stack
   bool expectOperand = true;
   auto popOp = [&]() -> Status {
     if (depth < 2)
       return bad("an operator lacks an operand");
     --depth;
-    out.push_back({Token::Kind::Op, 0, std::string(1, ops.back())});
+    char op = ops.back();
+    out.push_back({Token::Kind::Op, 0,
+                   op == 'm'   ? std::string("min")
+                   : op == 'M' ? std::string("max")
+                               : std::string(1, op)});
     ops.pop_back();
     return Status::success();
   };
@@ -53,26 +66,47 @@ Result<std::vector<Token>> toPostfix(const std::string &text) {
       while (i < text.size() &&
              (std::isalnum((unsigned char)text[i]) || text[i] == '_'))
         ++i;
-      out.push_back({Token::Kind::Symbol, 0, text.substr(start, i - start)});
+      std::string name = text.substr(start, i - start);
+      if (char mark = functionMark(name); mark && i < text.size() &&
+                                          text[i] == '(') {
+        ops.push_back(mark);
+        continue; // the '(' opens its arguments
+      }
+      out.push_back({Token::Kind::Symbol, 0, name});
       ++depth;
       expectOperand = false;
     } else if (expectOperand && c == '(') {
       ops.push_back(c);
+      commas.push_back(0);
       ++i;
-    } else if (!expectOperand && (c == '+' || c == '*' || c == '/')) {
+    } else if (!expectOperand &&
+               (c == '+' || c == '-' || c == '*' || c == '/')) {
       while (!ops.empty() && ops.back() != '(' &&
              precedence(ops.back()) >= precedence(c))
         TCC_RETURN_IF_ERROR(popOp());
       ops.push_back(c);
       expectOperand = true;
       ++i;
-    } else if (!expectOperand && c == ')') {
+    } else if (!expectOperand && (c == ')' || c == ',')) {
       while (!ops.empty() && ops.back() != '(')
         TCC_RETURN_IF_ERROR(popOp());
       if (ops.empty())
-        return bad("unbalanced ')'");
-      ops.pop_back();
+        return bad(c == ')' ? "unbalanced ')'" : "',' outside min or max");
+      bool inFunction = ops.size() >= 2 && (ops[ops.size() - 2] == 'm' ||
+                         ops[ops.size() - 2] == 'M');
       ++i;
+      if (c == ',') {
+        if (!inFunction || ++commas.back() > 1)
+          return bad("min and max take two arguments");
+        expectOperand = true;
+        continue;
+      }
+      if (commas.back() != (inFunction ? 1 : 0))
+        return bad("min and max take two arguments");
+      ops.pop_back();
+      commas.pop_back();
+      if (inFunction)
+        TCC_RETURN_IF_ERROR(popOp());
     } else {
       return bad("unexpected '" + std::string(1, c) + "'");
     }
@@ -80,7 +114,7 @@ Result<std::vector<Token>> toPostfix(const std::string &text) {
   if (expectOperand)
     return bad("incomplete");
   while (!ops.empty()) {
-    if (ops.back() == '(')
+    if (ops.back() == '(' || ops.back() == 'm' || ops.back() == 'M')
       return bad("unbalanced '('");
     TCC_RETURN_IF_ERROR(popOp());
   }
@@ -136,6 +170,12 @@ Result<int64_t> evaluateSizeExpression(const std::string &text,
     bool overflow = false;
     if (t.text == "+") {
       overflow = __builtin_add_overflow(lhs, rhs, &lhs);
+    } else if (t.text == "-") {
+      overflow = __builtin_sub_overflow(lhs, rhs, &lhs);
+    } else if (t.text == "min") {
+      lhs = std::min(lhs, rhs);
+    } else if (t.text == "max") {
+      lhs = std::max(lhs, rhs);
     } else if (t.text == "*") {
       overflow = __builtin_mul_overflow(lhs, rhs, &lhs);
     } else {

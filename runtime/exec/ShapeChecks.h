@@ -1,10 +1,12 @@
 //===- ShapeChecks.h - evaluating the shape facts of a manifest ----------===//
 //
 // A size expression is text over integers, symbols bound by a call's inputs
-// (`N`), `*`, `/` (exact: divisibility is checked first), `+` and
-// parentheses, as the compiler's tc-shape-checks pass writes it: `2*N`,
-// `(N*5/3)`, `(N+M)`. Parsed without recursion, so no manifest can exhaust
-// the stack; evaluated in int64 with overflow reported.
+// (`N`), `*`, `/` (of non-negative values, rounding down; where a quotient
+// must be exact, a `multiple` check comes first), `+`, `-`, `min(a,b)`,
+// `max(a,b)` and parentheses, as the compiler's tc-shape-checks pass writes
+// it: `2*N`, `(N*5/3)`, `(N+M)`, `(max(N-1,0)+1)/2` (the length of a slice).
+// Parsed without recursion, so no manifest can exhaust the stack; evaluated
+// in int64 with overflow reported.
 //
 //===----------------------------------------------------------------------===//
 
