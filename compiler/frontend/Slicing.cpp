@@ -23,9 +23,14 @@ FailureOr<int64_t> resolveBound(const SliceBound &bound, bool isBegin,
                                 StringRef what) {
   switch (bound.kind) {
   case SliceBound::Kind::Open:
+    // Static sizes get the bound written out: where numpy clamps to.
+    if (isBegin && step > 0)
+      return int64_t(0);
+    if (dim.isDynamic())
+      return isBegin || step > 0 ? tc::kSliceOpenHigh : tc::kSliceOpenLow;
     if (isBegin)
-      return step > 0 ? int64_t(0) : tc::kSliceOpenHigh;
-    return step > 0 ? tc::kSliceOpenHigh : tc::kSliceOpenLow;
+      return std::max<int64_t>(dim.size - 1, 0);
+    return step > 0 ? dim.size : -dim.size - 1;
   case SliceBound::Kind::Integer:
     return bound.integer;
   case SliceBound::Kind::Dim:
@@ -58,7 +63,9 @@ TensorRef sliceAxes(GraphBuilder &builder, Location loc, TensorRef input,
                                           input.shape[i], i, "the end");
     if (failed(begin) || failed(end))
       return {};
-    whole &= axis.step == 1 && *begin == 0 && *end == tc::kSliceOpenHigh;
+    const Dim &dim = input.shape[i];
+    whole &= axis.step == 1 && *begin == 0 &&
+             (dim.isDynamic() ? *end == tc::kSliceOpenHigh : *end >= dim.size);
     begins.push_back(*begin);
     ends.push_back(*end);
     steps.push_back(axis.step);

@@ -88,11 +88,6 @@ mlir::FailureOr<Shape> matmulShape(const Shape &lhs, const Shape &rhs,
 mlir::FailureOr<Shape> transposeShape(const Shape &input,
                                       llvm::ArrayRef<int64_t> perm,
                                       EmitErrorFn emitError);
-/// numpy slicing `begin:end:step` per dimension (SliceRules.cpp): bounds
-/// count from the end when negative and clamp to the size, the step is
-/// nonzero. A dynamic dimension gets a static length when the slice assumes
-/// its bounds are in range (see SliceForm), else the length as a size
-/// expression of the dimension's symbol (anonymous without one).
 mlir::FailureOr<Shape> sliceShape(const Shape &input,
                                   llvm::ArrayRef<int64_t> begin,
                                   llvm::ArrayRef<int64_t> end,

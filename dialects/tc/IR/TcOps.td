@@ -432,16 +432,10 @@ def Tc_BroadcastToOp : Tc_Op<"broadcast_to", [Pure]> {
 }
 
 def Tc_SliceOp : Tc_Op<"slice", [Pure]> {
-  let summary = "strided slice with numpy's bounds";
+  let summary = "strided slice with static bounds";
   let description = [{
-    Takes `input[begin[i]:end[i]:step[i]]` in every dimension as numpy
-    does: a negative bound counts from the end, bounds clamp to the
-    dimension, the step is nonzero and may be negative. An open bound is
-    the int64 maximum (or, as `end` with a negative step, minimum). On a
-    dynamic dimension, bounds that both count from the start or both from
-    the end with a positive step give a static length, which the
-    tc-shape-checks pass checks fits before each call; any other slice has
-    a dynamic length (see dialects/tc/IR/SliceRules.h).
+    Takes `input[begin[i]:end[i]:step[i]]` in every dimension, with
+    `0 <= begin <= end <= size` and `step >= 1`.
 
     ```mlir
     %r = tc.slice %x begin = [0, 1] end = [4, 3] step = [2, 1]

@@ -56,8 +56,7 @@ def ShapeChecks : Pass<"tc-shape-checks", "::mlir::ModuleOp"> {
     - `eq`: dynamic sizes that meet in broadcasting (elementwise ops, `cmp`,
       `select`, matmul batch dimensions), a matmul contraction, the other
       dimensions of a `concat`, and an output against its declared symbol;
-    - `le`: the bounds of a slice that gives a dynamic dimension a static
-      length (`x[2:5]`, `x[-3:]`) within it, and a non-empty
+    - `le`: a slice end within a dynamic dimension, and a non-empty
       dimension under `max`, `min` and `argmax`;
     - `multiple`: the element count of a reshape with a dynamic target size.
 
