@@ -121,7 +121,7 @@ TensorRef frontend::emitSliceCall(GraphBuilder &builder, const CallSite &call,
   if (!input)
     return {};
   size_t rank = input.shape.size();
-  SmallVector<SliceAxisSpec> axes(rank, SliceAxisSpec(call.loc));
+  std::vector<SliceAxisSpec> axes(rank, SliceAxisSpec(call.loc));
   for (StringRef key : {"begin", "end", "step"}) {
     const AttrValue *v = nullptr;
     for (const auto &[name, value] : call.kwargs)
@@ -181,7 +181,7 @@ TensorRef frontend::emitIndex(GraphBuilder &builder, Location loc,
     ellipsis = &e;
   }
   // '...' stands for as many whole axes as the other entries leave.
-  SmallVector<SliceAxisSpec> axes;
+  std::vector<SliceAxisSpec> axes;
   SmallVector<bool> dropped;
   for (const IndexEntry &e : entries) {
     if (e.kind == IndexEntry::Kind::Ellipsis) {

@@ -22,6 +22,20 @@ namespace tcc {
 /// Success when `text` is a well-formed size expression.
 Status validateSizeExpression(const std::string &text);
 
+/// `text` parsed, for evaluateSizeProgram; an InvalidArgument error when it
+/// is malformed.
+Result<SizeProgram> parseSizeExpression(const std::string &text);
+
+/// Parses `check.lhs` and `check.rhs` into its programs, once, where a
+/// manifest is read or built.
+Status parseShapeCheck(ShapeCheck &check);
+
+/// The value of a parsed expression (`text` is its source, for messages),
+/// with the errors of evaluateSizeExpression.
+Result<int64_t> evaluateSizeProgram(const SizeProgram &program,
+                                    const std::string &text,
+                                    const Bindings &bindings);
+
 /// The value of `text` under `bindings`; an Internal error for an unbound
 /// symbol, a division by zero or an overflow, which the compiler's
 /// expressions over real arrays' sizes do not produce.
@@ -34,6 +48,8 @@ bool parseShapeCheckKind(const std::string &name, ShapeCheck::Kind &kind);
 
 /// Evaluates every shape check of `f`: a ShapeMismatch that names the
 /// function, the op's location and both sizes for the first that fails.
+/// Checks whose programs are parsed (parseShapeCheck) are only evaluated;
+/// others are parsed on the way.
 Status checkShapes(const FunctionSpec &f, const Bindings &bindings);
 
 } // namespace tcc
