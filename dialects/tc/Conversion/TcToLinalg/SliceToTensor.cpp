@@ -74,7 +74,8 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
       Value n = rewriter.create<tensor::DimOp>(loc, input, i);
       SliceForm form = classifySlice(begin, end, step);
       // The shape checks made sure the dimension holds the static length.
-      if (form.kind == SliceForm::Kind::FromStart || form.length == 0) {
+      if (form.kind == SliceForm::Kind::FromStart ||
+          (form.kind == SliceForm::Kind::FromEnd && form.length == 0)) {
         offsets.push_back(
             rewriter.getIndexAttr(form.length ? begin : int64_t(0)));
         sizes.push_back(rewriter.getIndexAttr(form.length));
@@ -90,15 +91,18 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
       Value span = step > 0 ? rewriter.create<arith::SubIOp>(loc, last, first)
                             : rewriter.create<arith::SubIOp>(loc, first, last);
       span = m.max(span, m.constant(0));
-      Value length = rewriter.create<arith::CeilDivSIOp>(
-          loc, span, m.constant(step > 0 ? step : -step));
+      // ceil(span / |step|) as (span - 1) / |step| + 1 for a nonzero span,
+      // which cannot overflow (arith.ceildivsi would need expanding).
+      Value empty = rewriter.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, span, m.constant(0));
+      Value quotient = rewriter.create<arith::DivUIOp>(
+          loc, m.add(span, -1), m.constant(step > 0 ? step : -step));
+      Value length = rewriter.create<arith::SelectOp>(
+          loc, empty, m.constant(0), m.add(quotient, 1));
       // An empty slice with a negative step may start at -1: start at 0.
-      if (step < 0) {
-        Value empty = rewriter.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::eq, length, m.constant(0));
-        first = rewriter.create<arith::SelectOp>(loc, empty, m.constant(0),
-                                                 first);
-      }
+      if (step < 0)
+        first =
+            rewriter.create<arith::SelectOp>(loc, empty, m.constant(0), first);
       offsets.push_back(first);
       sizes.push_back(length);
     }
