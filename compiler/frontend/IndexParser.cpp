@@ -16,6 +16,10 @@ using namespace tcc;
 using namespace tcc::frontend;
 using namespace tcc::frontend::detail;
 
+/// What an entry of `x[...]` may be.
+static constexpr StringLiteral kIndexForms =
+    "an index must be an integer literal, a slice such as 1:3, or '...'";
+
 FailureOr<Operand> Parser::parsePrimary() {
   FailureOr<Operand> base = parseAtom();
   // A loop, not recursion: x[0][1][2] indexes the result each time.
@@ -30,7 +34,7 @@ FailureOr<std::optional<SliceBound>> Parser::parseIndexBound() {
   if (tok.is(TokenKind::Minus) || tok.is(TokenKind::Integer)) {
     bool negative = consumeIf(TokenKind::Minus);
     if (!tok.is(TokenKind::Integer))
-      return unexpected("an integer", "after '-' in an index");
+      return emitError(loc) << kIndexForms;
     int64_t value;
     if (consume().text.getAsInteger(10, value))
       return emitError(loc) << "index is too large";
@@ -39,7 +43,7 @@ FailureOr<std::optional<SliceBound>> Parser::parseIndexBound() {
     return std::optional<SliceBound>(bound);
   }
   if (tok.is(TokenKind::Float))
-    return emitError(loc) << "an index must be an integer, got " << tok.text;
+    return emitError(loc) << kIndexForms;
   if (!tok.is(TokenKind::Identifier))
     return std::optional<SliceBound>();
   // A dimension's name or a product of names and sizes (`N`, `2*N`).
@@ -62,13 +66,12 @@ FailureOr<std::optional<SliceBound>> Parser::parseIndexBound() {
                  << "' is a tensor; an index must be an integer literal "
                     "(indexing by a tensor, a gather, is not supported)";
         return emitError(at) << "unknown dimension '" << name.text
-                             << "' in an index: name it in an input's "
-                                "type first";
+                             << "': name it in an input's type first";
       }
       bound.dim.factors.push_back(name.text.str());
       bound.text += name.text.str();
     } else {
-      return unexpected("a dimension name or a size", "after '*'");
+      return emitError(at) << kIndexForms;
     }
     if (!consumeIf(TokenKind::Star))
       break;
@@ -86,8 +89,7 @@ FailureOr<Operand> Parser::parseIndex(const Operand &base) {
                           << " cannot be indexed";
   std::vector<IndexEntry> entries;
   if (tok.is(TokenKind::RBracket))
-    return error() << "an index needs at least one entry ('...' for all "
-                      "of the tensor)";
+    return error() << kIndexForms;
   do {
     if (tok.is(TokenKind::RBracket))
       break; // a trailing ',' as in Python
@@ -95,6 +97,8 @@ FailureOr<Operand> Parser::parseIndex(const Operand &base) {
     if (consumeIf(TokenKind::Ellipsis)) {
       entry.kind = IndexEntry::Kind::Ellipsis;
       entries.push_back(entry);
+      if (!tok.is(TokenKind::Comma) && !tok.is(TokenKind::RBracket))
+        return unexpected("',' or ']'", "after an index");
       continue;
     }
     FailureOr<std::optional<SliceBound>> first = parseIndexBound();
@@ -102,16 +106,11 @@ FailureOr<Operand> Parser::parseIndex(const Operand &base) {
       return failure();
     if (!tok.is(TokenKind::Colon)) {
       if (!*first)
-        return unexpected("an index", "in '[...]'");
-      if ((*first)->kind != SliceBound::Kind::Integer)
-        return emitError(entry.loc)
-               << "an index must be an integer literal; a dimension's name "
-                  "only bounds a slice, such as x[:"
-               << (*first)->text << "]";
-      if (!tok.is(TokenKind::Comma) && !tok.is(TokenKind::RBracket))
-        return emitError(entry.loc)
-               << "an index must be an integer literal, a slice such as "
-                  "1:3, or '...'";
+        return emitError(entry.loc) << kIndexForms;
+      // A dimension's name only bounds a slice (x[:N]).
+      if ((*first)->kind != SliceBound::Kind::Integer ||
+          (!tok.is(TokenKind::Comma) && !tok.is(TokenKind::RBracket)))
+        return emitError(entry.loc) << kIndexForms;
       entry.kind = IndexEntry::Kind::Integer;
       entry.index = (*first)->integer;
       entries.push_back(entry);
@@ -131,14 +130,14 @@ FailureOr<Operand> Parser::parseIndex(const Operand &base) {
       if (failed(step))
         return failure();
       if (*step && (*step)->kind != SliceBound::Kind::Integer)
-        return emitError(stepLoc) << "the step of a slice must be an integer";
+        return emitError(stepLoc) << frontend::kNonzeroSliceStep;
       if (*step) {
         entry.slice.step = (*step)->integer;
         entry.slice.stepLoc = stepLoc;
       }
     }
     if (!tok.is(TokenKind::Comma) && !tok.is(TokenKind::RBracket))
-      return unexpected("',' or ']'", "after a slice");
+      return unexpected("',' or ']'", "after an index");
     entries.push_back(entry);
   } while (consumeIf(TokenKind::Comma));
   Token close = tok;

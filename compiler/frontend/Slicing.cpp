@@ -49,12 +49,12 @@ FailureOr<int64_t> resolveBound(const SliceBound &bound, bool isBegin,
 
 /// One tc.slice of `input`, or `input` itself when every axis is whole.
 TensorRef sliceAxes(GraphBuilder &builder, Location loc, TensorRef input,
-                    ArrayRef<SliceAxisSpec> axes, StringRef what) {
+                    ArrayRef<SliceAxisSpec> axes) {
   SmallVector<int64_t> begins, ends, steps;
   bool whole = true;
   for (auto [i, axis] : llvm::enumerate(axes)) {
     if (!tc::isValidSliceStep(axis.step)) {
-      emitError(axis.stepLoc) << "the step of " << what << " must be nonzero";
+      emitError(axis.stepLoc) << kNonzeroSliceStep;
       return {};
     }
     FailureOr<int64_t> begin = resolveBound(axis.begin, true, axis.step,
@@ -142,7 +142,7 @@ TensorRef frontend::emitSliceCall(GraphBuilder &builder, const CallSite &call,
     for (auto [i, e] : llvm::enumerate(entries)) {
       if (key == "step") {
         if (e.kind != AttrValue::Kind::Integer || e.integer == 0) {
-          emitError(e.loc) << "'step' of 'slice' must be a nonzero integer";
+          emitError(e.loc) << kNonzeroSliceStep;
           return {};
         }
         axes[i].step = e.integer;
@@ -155,7 +155,7 @@ TensorRef frontend::emitSliceCall(GraphBuilder &builder, const CallSite &call,
       (key == "begin" ? axes[i].begin : axes[i].end) = *bound;
     }
   }
-  return sliceAxes(builder, call.loc, input, axes, "'slice'");
+  return sliceAxes(builder, call.loc, input, axes);
 }
 
 TensorRef frontend::emitIndex(GraphBuilder &builder, Location loc,
@@ -225,7 +225,7 @@ TensorRef frontend::emitIndex(GraphBuilder &builder, Location loc,
     axes.push_back(SliceAxisSpec(loc));
     dropped.push_back(false);
   }
-  TensorRef sliced = sliceAxes(builder, loc, input, axes, "an index");
+  TensorRef sliced = sliceAxes(builder, loc, input, axes);
   if (!sliced || !llvm::is_contained(dropped, true))
     return sliced;
   Shape kept;

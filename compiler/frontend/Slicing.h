@@ -15,6 +15,10 @@
 
 namespace tcc::frontend {
 
+/// The message for a zero or non-integer step.
+inline constexpr llvm::StringLiteral kNonzeroSliceStep =
+    "the step of a slice must be a nonzero integer";
+
 /// One bound of a slice as written.
 struct SliceBound {
   enum class Kind { Open, Integer, Dim };

@@ -32,7 +32,7 @@ std::string str(int64_t v) { return std::to_string(v); }
 std::string boundPlusOne(llvm::StringRef n, int64_t bound) {
   if (bound == kSliceOpenHigh)
     return n.str();
-  if (bound == kSliceOpenLow)
+  if (bound <= kSliceOpenLow)
     return "0";
   if (bound >= 0)
     return "min(" + str(bound + 1) + "," + n.str() + ")";
@@ -47,7 +47,7 @@ std::string boundPlusOne(llvm::StringRef n, int64_t bound) {
 std::string bound(llvm::StringRef n, int64_t bound) {
   if (bound == kSliceOpenHigh)
     return n.str();
-  if (bound == kSliceOpenLow || bound == 0)
+  if (bound <= kSliceOpenLow || bound == 0)
     return "0";
   if (bound > 0)
     return "min(" + str(bound) + "," + n.str() + ")";
@@ -100,7 +100,7 @@ SliceForm classifySlice(int64_t begin, int64_t end, int64_t step) {
     f.needs = f.length ? end : 0;
     return f;
   }
-  if (begin < 0 && begin != kSliceOpenLow &&
+  if (begin < 0 && begin > kSliceOpenLow &&
       (end < 0 || end == kSliceOpenHigh)) {
     // As offsets from the end: begin < end <= 0 (open is 0).
     int64_t e = end == kSliceOpenHigh ? 0 : end;

@@ -21,14 +21,17 @@ namespace tcc::tc {
 /// Bounds left open (Python's `a[:]`, `a[::-1]`) are beyond every size, so
 /// numpy's clamping makes them the ends of the dimension in the step's
 /// direction: kSliceOpenHigh is `end` for a positive step and `begin` for a
-/// negative one, kSliceOpenLow is `end` for a negative step. These are the
-/// values CPython's PySlice_Unpack gives `None`.
+/// negative one, kSliceOpenLow is `end` for a negative step (any value
+/// below it counts the same). CPython's PySlice_Unpack gives `None` the
+/// int64 extremes; the low one here is -2^53, still below every size a
+/// tensor can have, because MLIR 19's parser of dense i64 arrays refuses
+/// negative values much below that.
 inline constexpr int64_t kSliceOpenHigh = std::numeric_limits<int64_t>::max();
-inline constexpr int64_t kSliceOpenLow = std::numeric_limits<int64_t>::min();
+inline constexpr int64_t kSliceOpenLow = -(int64_t(1) << 53);
 
 /// Whether `step` can be a slice's step: nonzero, and negatable.
 inline bool isValidSliceStep(int64_t step) {
-  return step != 0 && step != kSliceOpenLow;
+  return step != 0 && step != std::numeric_limits<int64_t>::min();
 }
 
 /// The first index and the number of elements of `begin:end:step` over a

@@ -42,7 +42,7 @@ struct IndexMath {
     Value last = step < 0 ? add(n, -1) : n;
     if (bound == kSliceOpenHigh)
       return last;
-    if (bound == kSliceOpenLow)
+    if (bound <= kSliceOpenLow)
       return constant(low);
     if (bound >= 0)
       return min(constant(bound), last);
