@@ -40,10 +40,10 @@ enum class TokenKind {
   LessEq,
   Greater,
   GreaterEq,
-  Amp,   ///< & (logical and of bools)
-  Pipe,  ///< | (logical or of bools)
-  Caret, ///< ^ (logical xor of bools)
-  Tilde, ///< ~ (logical not of bools)
+  Amp,      ///< & (logical and of bools)
+  Pipe,     ///< | (logical or of bools)
+  Caret,    ///< ^ (logical xor of bools)
+  Tilde,    ///< ~ (logical not of bools)
   Ellipsis, ///< ... (every other axis, in an index)
 };
 

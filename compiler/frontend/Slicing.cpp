@@ -42,8 +42,7 @@ FailureOr<int64_t> resolveBound(const SliceBound &bound, bool isBegin,
     return tc::kSliceOpenHigh;
   return emitError(bound.loc)
          << what << " is " << bound.text
-         << ", which is not the size of dimension " << axis << " ("
-         << dim.str()
+         << ", which is not the size of dimension " << axis << " (" << dim.str()
          << "); a bound is an integer or the size of the dimension it slices";
 }
 
@@ -59,8 +58,8 @@ TensorRef sliceAxes(GraphBuilder &builder, Location loc, TensorRef input,
     }
     FailureOr<int64_t> begin = resolveBound(axis.begin, true, axis.step,
                                             input.shape[i], i, "the start");
-    FailureOr<int64_t> end = resolveBound(axis.end, false, axis.step,
-                                          input.shape[i], i, "the end");
+    FailureOr<int64_t> end =
+        resolveBound(axis.end, false, axis.step, input.shape[i], i, "the end");
     if (failed(begin) || failed(end))
       return {};
     const Dim &dim = input.shape[i];
@@ -200,13 +199,11 @@ TensorRef frontend::emitIndex(GraphBuilder &builder, Location loc,
     // An integer: a slice of one element whose axis goes away.
     const Dim &dim = input.shape[axis];
     int64_t index = e.index;
-    bool inRange = dim.isDynamic()
-                       ? index != tc::kSliceOpenHigh
-                       : index >= -dim.size && index < dim.size;
+    bool inRange = dim.isDynamic() ? index != tc::kSliceOpenHigh
+                                   : index >= -dim.size && index < dim.size;
     if (!inRange) {
-      emitError(e.loc) << "index " << index
-                       << " is out of range for dimension " << axis
-                       << " of size " << dim.str();
+      emitError(e.loc) << "index " << index << " is out of range for dimension "
+                       << axis << " of size " << dim.str();
       return {};
     }
     if (!dim.isDynamic() && index < 0)

@@ -77,8 +77,8 @@ Result<SizeProgram> toPostfix(const std::string &text) {
              (std::isalnum((unsigned char)text[i]) || text[i] == '_'))
         ++i;
       std::string name = text.substr(start, i - start);
-      if (char mark = functionMark(name); mark && i < text.size() &&
-                                          text[i] == '(') {
+      if (char mark = functionMark(name);
+          mark && i < text.size() && text[i] == '(') {
         ops.push_back(mark);
         continue; // the '(' opens its arguments
       }
@@ -103,7 +103,7 @@ Result<SizeProgram> toPostfix(const std::string &text) {
       if (ops.empty())
         return bad(c == ')' ? "unbalanced ')'" : "',' outside min or max");
       bool inFunction = ops.size() >= 2 && (ops[ops.size() - 2] == 'm' ||
-                         ops[ops.size() - 2] == 'M');
+                                            ops[ops.size() - 2] == 'M');
       ++i;
       if (c == ',') {
         if (!inFunction || ++commas.back() > 1)
@@ -179,9 +179,9 @@ Result<int64_t> evaluateSizeProgram(const SizeProgram &program,
     if (t.op == Step::Op::Symbol) {
       const Bindings::Binding *b = bindings.find(t.symbol);
       if (!b)
-        return Status::error(ErrorCode::Internal,
-                             "size expression '" + text + "' uses " +
-                                 t.symbol + ", which no input binds");
+        return Status::error(ErrorCode::Internal, "size expression '" + text +
+                                                      "' uses " + t.symbol +
+                                                      ", which no input binds");
       stack.push_back(b->size);
       continue;
     }

@@ -888,8 +888,8 @@ bool Generator::genSlice() {
     return false;
   Val a = pool_[size_t(i)];
   bool indexing = chance(0.5);
-  std::vector<std::string> entries;             // x[...] entries
-  std::string begin, end, step;                 // slice(...) lists
+  std::vector<std::string> entries; // x[...] entries
+  std::string begin, end, step;     // slice(...) lists
   bool callForm = !indexing;
   Dims dims;
   std::vector<int> computed; // axes of the result with a computed length
@@ -952,8 +952,8 @@ bool Generator::genSlice() {
     // (or its name), or past the start.
     std::string size = d.str();
     std::string bt = b ? num(*b) : st > 0 ? "0" : size;
-    std::string et = e ? num(*e)
-                     : st > 0 ? size
+    std::string et = e               ? num(*e)
+                     : st > 0        ? size
                      : d.sym.empty() ? num(-d.size - 1)
                                      : "";
     if (et.empty())

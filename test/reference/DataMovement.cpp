@@ -140,8 +140,7 @@ RefTensor slice(Operation &op, const RefTensor &x,
     if (!type.isDynamicDim(i) && type.getDimSize(i) != count)
       fail(op, "takes " + std::to_string(count) + " elements of dimension " +
                    std::to_string(i) + " of " + x.describe() +
-                   ", but its type says " +
-                   std::to_string(type.getDimSize(i)));
+                   ", but its type says " + std::to_string(type.getDimSize(i)));
     shape.push_back(count);
     strides.push_back(inStrides[i] * step[i]);
     if (count)

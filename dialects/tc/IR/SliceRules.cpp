@@ -75,8 +75,7 @@ std::string difference(llvm::StringRef n, const std::string &hi,
 
 } // namespace
 
-SliceRange adjustSlice(int64_t size, int64_t begin, int64_t end,
-                       int64_t step) {
+SliceRange adjustSlice(int64_t size, int64_t begin, int64_t end, int64_t step) {
   int64_t b = clampBound(size, begin, step);
   int64_t e = clampBound(size, end, step);
   SliceRange r;

@@ -404,8 +404,8 @@ private:
       if (!in[i].known)
         continue;
       if (in[i].isConstant()) {
-        out[i] = DimExpr::constant(
-            adjustSlice(in[i].coef, begin, end, step).length);
+        out[i] =
+            DimExpr::constant(adjustSlice(in[i].coef, begin, end, step).length);
         continue;
       }
       std::string size = in[i].text();

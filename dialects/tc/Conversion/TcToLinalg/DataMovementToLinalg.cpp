@@ -2,8 +2,8 @@
 //
 // transpose -> linalg.transpose; broadcast_to -> a broadcasting
 // linalg.generic (linalg.broadcast cannot stretch a size-1 dimension);
-// slice -> tensor.extract_slice (SliceToTensor.cpp); concat -> tensor.empty and one
-// tensor.insert_slice per input; reshape -> tensor.collapse_shape or
+// slice -> tensor.extract_slice (SliceToTensor.cpp); concat -> tensor.empty and
+// one tensor.insert_slice per input; reshape -> tensor.collapse_shape or
 // tensor.expand_shape (views) when the dimensions group obviously, else
 // tensor.reshape with a shape computed from the element count.
 //

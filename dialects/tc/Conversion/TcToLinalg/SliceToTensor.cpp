@@ -26,9 +26,7 @@ struct IndexMath {
   OpBuilder &b;
   Location loc;
 
-  Value constant(int64_t v) {
-    return b.create<arith::ConstantIndexOp>(loc, v);
-  }
+  Value constant(int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v); }
   Value add(Value x, int64_t c) {
     return b.create<arith::AddIOp>(loc, x, constant(c));
   }
@@ -97,8 +95,8 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
           loc, arith::CmpIPredicate::eq, span, m.constant(0));
       Value quotient = rewriter.create<arith::DivUIOp>(
           loc, m.add(span, -1), m.constant(step > 0 ? step : -step));
-      Value length = rewriter.create<arith::SelectOp>(
-          loc, empty, m.constant(0), m.add(quotient, 1));
+      Value length = rewriter.create<arith::SelectOp>(loc, empty, m.constant(0),
+                                                      m.add(quotient, 1));
       // An empty slice with a negative step may start at -1: start at 0.
       if (step < 0)
         first =
