@@ -40,11 +40,12 @@ enum class TokenKind {
   LessEq,
   Greater,
   GreaterEq,
-  Amp,      ///< & (logical and of bools)
-  Pipe,     ///< | (logical or of bools)
-  Caret,    ///< ^ (logical xor of bools)
-  Tilde,    ///< ~ (logical not of bools)
-  Ellipsis, ///< ... (every other axis, in an index)
+  Amp,   ///< & (logical and of bools)
+  Pipe,  ///< | (logical or of bools)
+  Caret, ///< ^ (logical xor of bools)
+  Tilde, ///< ~ (logical not of bools)
+  /// ... (every other axis, in an index)
+  Ellipsis,
 };
 
 /// A token: its kind, its text in the buffer, and where it starts.
