@@ -122,3 +122,37 @@ TEST_CASE("slices run when the dimension fits, and clamp as numpy's",
     CHECK(out[0].shape() == Shape{int64_t(pythonSlice(n, 1, {}, 2).size())});
   }
 }
+
+TEST_CASE("negative steps and indices of static shapes, returned as views",
+          "[errors][shapes]") {
+  // Each output is a view of x (a negative stride) or computed from one.
+  auto rt = loadGraph(R"(tg 1
+func g(x : f32[4, 6]) -> (a : f32[4, 3], b : f32[3, 6], c : f32[6],
+                          d : f32[2, 2], e : f32[0, 6]) {
+  a = x[::-1, ::-2]
+  b = x[-1:0:-1]
+  c = x[-1]
+  d = x[1:3, 4:1:-2] * 2
+  e = x[3:1]
+}
+)");
+  std::vector<Array> out = callOk(fn(*rt, "g"), {iota({4, 6})});
+  auto at = [](int64_t r, int64_t c) { return double(6 * r + c); };
+  std::vector<double> a, b, c, d;
+  for (int64_t r = 3; r >= 0; --r)
+    for (int64_t k = 5; k >= 0; k -= 2)
+      a.push_back(at(r, k));
+  for (int64_t r = 3; r > 0; --r)
+    for (int64_t k = 0; k < 6; ++k)
+      b.push_back(at(r, k));
+  for (int64_t k = 0; k < 6; ++k)
+    c.push_back(at(3, k));
+  for (int64_t r = 1; r < 3; ++r)
+    for (int64_t k = 4; k > 1; k -= 2)
+      d.push_back(2 * at(r, k));
+  CHECK(values(out[0]) == a);
+  CHECK(values(out[1]) == b);
+  CHECK(values(out[2]) == c);
+  CHECK(values(out[3]) == d);
+  CHECK(out[4].shape() == Shape{0, 6});
+}
