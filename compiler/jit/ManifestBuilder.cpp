@@ -249,7 +249,8 @@ static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
       std::string kind;
       if (!text("kind", kind) || !tcc::parseShapeCheckKind(kind, c.kind) ||
           !text("lhs", c.lhs) || !text("rhs", c.rhs) || !text("what", c.what) ||
-          !text("where", c.where) || !tcc::parseShapeCheck(c).ok())
+          !text("where", c.where) || !tcc::validateSizeExpression(c.lhs).ok() ||
+          !tcc::validateSizeExpression(c.rhs).ok())
         return func.emitError()
                << "malformed '" << tc::kShapeChecksAttr << "' entry " << a;
       spec.checks.push_back(c);

@@ -69,19 +69,6 @@ struct TempSpec {
 /// expressions over the symbols the inputs bind (runtime/exec/ShapeChecks.h);
 /// the runtime evaluates every check before a call and refuses the call when
 /// one fails.
-/// A size expression parsed once, when its manifest is read
-/// (runtime/exec/ShapeChecks.h): the steps of its evaluation in reverse
-/// Polish order. Empty until parsed.
-struct SizeProgram {
-  struct Step {
-    enum class Op { Number, Symbol, Add, Sub, Mul, Div, Min, Max };
-    Op op = Op::Number;
-    int64_t number = 0;
-    std::string symbol;
-  };
-  std::vector<Step> steps;
-};
-
 struct ShapeCheck {
   enum class Kind {
     Equal,    ///< lhs == rhs
@@ -92,9 +79,6 @@ struct ShapeCheck {
   std::string lhs, rhs;
   std::string what;  ///< the fact broken, for messages
   std::string where; ///< the op's source location
-  /// `lhs` and `rhs` parsed (parseShapeCheck), so that a call only
-  /// evaluates them.
-  SizeProgram lhsProgram, rhsProgram;
 };
 
 /// A compiled function.

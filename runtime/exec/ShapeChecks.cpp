@@ -159,12 +159,6 @@ Result<SizeProgram> parseSizeExpression(const std::string &text) {
   return toPostfix(text);
 }
 
-Status parseShapeCheck(ShapeCheck &check) {
-  TCC_ASSIGN_OR_RETURN(check.lhsProgram, toPostfix(check.lhs));
-  TCC_ASSIGN_OR_RETURN(check.rhsProgram, toPostfix(check.rhs));
-  return Status::success();
-}
-
 Result<int64_t> evaluateSizeProgram(const SizeProgram &program,
                                     const std::string &text,
                                     const Bindings &bindings) {
@@ -260,15 +254,10 @@ Status checkShapes(const FunctionSpec &f, const Bindings &bindings) {
       return Status::error(s.code(), "'" + f.name + "' at " + c.where + ": " +
                                          c.what + ": " + s.message());
     };
-    auto evaluate = [&](const SizeProgram &program, const std::string &text) {
-      return program.steps.empty()
-                 ? evaluateSizeExpression(text, bindings)
-                 : evaluateSizeProgram(program, text, bindings);
-    };
-    Result<int64_t> lhs = evaluate(c.lhsProgram, c.lhs);
+    Result<int64_t> lhs = evaluateSizeExpression(c.lhs, bindings);
     if (!lhs.ok())
       return located(lhs.status());
-    Result<int64_t> rhs = evaluate(c.rhsProgram, c.rhs);
+    Result<int64_t> rhs = evaluateSizeExpression(c.rhs, bindings);
     if (!rhs.ok())
       return located(rhs.status());
     int64_t a = lhs.value(), b = rhs.value();

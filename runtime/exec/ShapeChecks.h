@@ -16,19 +16,28 @@
 #include "runtime/exec/CallBindings.h"
 
 #include <string>
+#include <vector>
 
 namespace tcc {
 
 /// Success when `text` is a well-formed size expression.
 Status validateSizeExpression(const std::string &text);
 
+/// A size expression parsed: the steps of its evaluation in reverse Polish
+/// order, so that a caller that keeps it evaluates without parsing.
+struct SizeProgram {
+  struct Step {
+    enum class Op { Number, Symbol, Add, Sub, Mul, Div, Min, Max };
+    Op op = Op::Number;
+    int64_t number = 0;
+    std::string symbol;
+  };
+  std::vector<Step> steps;
+};
+
 /// `text` parsed, for evaluateSizeProgram; an InvalidArgument error when it
 /// is malformed.
 Result<SizeProgram> parseSizeExpression(const std::string &text);
-
-/// Parses `check.lhs` and `check.rhs` into its programs, once, where a
-/// manifest is read or built.
-Status parseShapeCheck(ShapeCheck &check);
 
 /// The value of a parsed expression (`text` is its source, for messages),
 /// with the errors of evaluateSizeExpression.
@@ -48,8 +57,6 @@ bool parseShapeCheckKind(const std::string &name, ShapeCheck::Kind &kind);
 
 /// Evaluates every shape check of `f`: a ShapeMismatch that names the
 /// function, the op's location and both sizes for the first that fails.
-/// Checks whose programs are parsed (parseShapeCheck) are only evaluated;
-/// others are parsed on the way.
 Status checkShapes(const FunctionSpec &f, const Bindings &bindings);
 
 } // namespace tcc

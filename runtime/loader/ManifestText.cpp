@@ -319,9 +319,9 @@ Result<Manifest> parseManifest(const std::string &text) {
       if (!decode(w[2], c.lhs) || !decode(w[3], c.rhs) ||
           !decode(w[4], c.where) || !decode(w[5], c.what))
         return bad("malformed shape check");
-      // Parsed once here, evaluated at every call.
-      if (Status s = parseShapeCheck(c); !s.ok())
-        return bad(s.message());
+      for (const std::string *e : {&c.lhs, &c.rhs})
+        if (Status s = validateSizeExpression(*e); !s.ok())
+          return bad(s.message());
       current->checks.push_back(c);
     } else if (kind == "update" || kind == "copy") {
       std::string value;
