@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/Expr.h"
+#include "compiler/frontend/Slicing.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -385,31 +386,9 @@ const llvm::StringMap<Builtin> &builtins() {
     m["slice"] = {1,
                   false,
                   {"begin", "end", "step"},
-                  [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                  [](GraphBuilder &b, const CallSite &c, const Kwargs &,
                      ArrayRef<TensorRef> t) -> TensorRef {
-                    FailureOr<SmallVector<int64_t>> begin =
-                        kw.integers("begin");
-                    FailureOr<SmallVector<int64_t>> end = kw.integers("end");
-                    FailureOr<SmallVector<int64_t>> step = kw.integers("step");
-                    if (failed(begin) || failed(end) || failed(step))
-                      return {};
-                    size_t rank = t[0].shape.size();
-                    // Defaults: the whole dimension with step 1.
-                    if (begin->empty())
-                      begin->assign(rank, 0);
-                    if (step->empty())
-                      step->assign(rank, 1);
-                    if (end->empty()) {
-                      for (const Dim &d : t[0].shape) {
-                        if (d.isDynamic()) {
-                          emitError(c.loc)
-                              << "slice of a dynamic dimension needs 'end'";
-                          return {};
-                        }
-                        end->push_back(d.size);
-                      }
-                    }
-                    return b.slice(c.loc, t[0], *begin, *end, *step);
+                    return emitSliceCall(b, c, t[0]);
                   }};
     Builtin concat = {1,
                       true,

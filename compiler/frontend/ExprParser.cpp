@@ -171,7 +171,7 @@ FailureOr<Operand> Parser::parseUnary() {
   return combine(op, *base, *exponent);
 }
 
-FailureOr<Operand> Parser::parsePrimary() {
+FailureOr<Operand> Parser::parseAtom() {
   Location loc = here();
   switch (tok.kind) {
   case TokenKind::Integer:

@@ -39,6 +39,8 @@ llvm::StringRef tcc::frontend::describe(TokenKind kind) {
     return "','";
   case TokenKind::Colon:
     return "':'";
+  case TokenKind::Ellipsis:
+    return "'...'";
   case TokenKind::Assign:
     return "'='";
   case TokenKind::Arrow:
@@ -111,6 +113,10 @@ Token Lexer::next() {
   if (llvm::isDigit(c) ||
       (c == '.' && pos < buffer.size() && llvm::isDigit(buffer[pos])))
     return lexNumber(start);
+  if (c == '.' && buffer.substr(pos).starts_with("..")) {
+    pos += 2;
+    return make(TokenKind::Ellipsis, start);
+  }
   switch (c) {
   case '"':
     return lexString(start);

@@ -44,6 +44,8 @@ enum class TokenKind {
   Pipe,  ///< | (logical or of bools)
   Caret, ///< ^ (logical xor of bools)
   Tilde, ///< ~ (logical not of bools)
+  /// ... (every other axis, in an index)
+  Ellipsis,
 };
 
 /// A token: its kind, its text in the buffer, and where it starts.

@@ -12,6 +12,7 @@
 #include "compiler/frontend/Expr.h"
 #include "compiler/frontend/Lexer.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/frontend/Slicing.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -102,7 +103,16 @@ private:
   mlir::FailureOr<Operand> parseAdditive();
   mlir::FailureOr<Operand> parseMultiplicative();
   mlir::FailureOr<Operand> parseUnary();
+  /// An atom followed by any number of indices (`x[0][1:]`,
+  /// IndexParser.cpp).
   mlir::FailureOr<Operand> parsePrimary();
+  /// A number, a name, a call or a parenthesized expression.
+  mlir::FailureOr<Operand> parseAtom();
+  /// `base[...]`, the current token being '['.
+  mlir::FailureOr<Operand> parseIndex(const Operand &base);
+  /// A bound in an index (`-1`, `N`, `2*N`), or nothing when the token
+  /// cannot start one.
+  mlir::FailureOr<std::optional<SliceBound>> parseIndexBound();
   mlir::FailureOr<Operand> parseCall(const Token &name);
   mlir::FailureOr<AttrValue> parseAttrValue();
   mlir::FailureOr<Operand> lookup(const Token &name);

@@ -11,6 +11,32 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `alloc` only holds the shape of a `memref.reshape` (a
+/// `tensor.reshape` to several dynamic sizes, bufferized): index values that
+/// the host stores and the host reads to build the reshaped descriptor. It
+/// stays in host memory; the data it describes is not touched.
+bool isHostShapeBuffer(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (!type.getElementType().isIndex() || type.getRank() != 1 ||
+      !type.hasStaticShape())
+    return false;
+  Value buffer = alloc.getMemref();
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto store = dyn_cast<memref::StoreOp>(user);
+        store && store.getMemRef() == buffer && store.getValue() != buffer)
+      continue;
+    if (auto reshape = dyn_cast<memref::ReshapeOp>(user);
+        reshape && reshape.getShape() == buffer &&
+        reshape.getSource() != buffer)
+      continue;
+    if (isa<memref::DeallocOp>(user))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 struct GpuDeviceMemoryPass
     : public PassWrapper<GpuDeviceMemoryPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuDeviceMemoryPass)
@@ -25,13 +51,25 @@ struct GpuDeviceMemoryPass
 
   void runOnOperation() override {
     SmallVector<Operation *> hostOps;
+    DenseSet<Value> shapeBuffers;
     getOperation().walk([&](Operation *op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
       hostOps.push_back(op);
+      if (auto alloc = dyn_cast<memref::AllocOp>(op);
+          alloc && isHostShapeBuffer(alloc))
+        shapeBuffers.insert(alloc.getMemref());
     });
     for (Operation *op : hostOps) {
       OpBuilder b(op);
+      // A reshape's shape lives on the host, with its stores and dealloc.
+      if (llvm::any_of(op->getOperands(),
+                       [&](Value v) { return shapeBuffers.contains(v); }) &&
+          isa<memref::StoreOp, memref::DeallocOp>(op))
+        continue;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op);
+          alloc && shapeBuffers.contains(alloc.getMemref()))
+        continue;
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         auto device = b.create<gpu::AllocOp>(
             alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),

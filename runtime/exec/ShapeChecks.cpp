@@ -2,38 +2,61 @@
 
 #include "runtime/exec/ShapeChecks.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <vector>
 
 namespace tcc {
 
 namespace {
 
-/// One token of an expression in reverse Polish order: a number, a symbol
-/// or an operator.
-struct Token {
-  enum class Kind { Number, Symbol, Op } kind;
-  int64_t number = 0;
-  std::string text; ///< the symbol; the operator (one character)
-};
+using Step = SizeProgram::Step;
 
-int precedence(char op) { return op == '+' ? 1 : 2; }
+/// The step of an operator mark on the shunting-yard stack.
+Step::Op stepOf(char mark) {
+  switch (mark) {
+  case '+':
+    return Step::Op::Add;
+  case '-':
+    return Step::Op::Sub;
+  case '*':
+    return Step::Op::Mul;
+  case '/':
+    return Step::Op::Div;
+  case 'm':
+    return Step::Op::Min;
+  default:
+    return Step::Op::Max;
+  }
+}
+
+int precedence(char op) { return op == '+' || op == '-' ? 1 : 2; }
+
+/// The function a name before '(' calls, as its mark on the operator stack
+/// ('m': min, 'M': max); 0 for another name, which is a symbol.
+char functionMark(const std::string &name) {
+  return name == "min" ? 'm' : name == "max" ? 'M' : 0;
+}
 
 /// Shunting-yard: `text` in reverse Polish order, or an error.
-Result<std::vector<Token>> toPostfix(const std::string &text) {
+Result<SizeProgram> toPostfix(const std::string &text) {
   auto bad = [&](const std::string &why) {
     return Status::error(ErrorCode::InvalidArgument,
                          "size expression '" + text + "': " + why);
   };
-  std::vector<Token> out;
+  SizeProgram program;
+  std::vector<Step> &out = program.steps;
   std::vector<char> ops;
+  // Per open parenthesis: the commas seen in it (a function's takes one).
+  std::vector<int> commas;
   size_t depth = 0; // operands on the evaluation stack
   bool expectOperand = true;
   auto popOp = [&]() -> Status {
     if (depth < 2)
       return bad("an operator lacks an operand");
     --depth;
-    out.push_back({Token::Kind::Op, 0, std::string(1, ops.back())});
+    out.push_back({stepOf(ops.back()), 0, {}});
     ops.pop_back();
     return Status::success();
   };
@@ -45,7 +68,7 @@ Result<std::vector<Token>> toPostfix(const std::string &text) {
         if (__builtin_mul_overflow(v, 10, &v) ||
             __builtin_add_overflow(v, text[i] - '0', &v))
           return bad("a number overflows int64");
-      out.push_back({Token::Kind::Number, v, {}});
+      out.push_back({Step::Op::Number, v, {}});
       ++depth;
       expectOperand = false;
     } else if (expectOperand && (std::isalpha((unsigned char)c) || c == '_')) {
@@ -53,26 +76,47 @@ Result<std::vector<Token>> toPostfix(const std::string &text) {
       while (i < text.size() &&
              (std::isalnum((unsigned char)text[i]) || text[i] == '_'))
         ++i;
-      out.push_back({Token::Kind::Symbol, 0, text.substr(start, i - start)});
+      std::string name = text.substr(start, i - start);
+      if (char mark = functionMark(name);
+          mark && i < text.size() && text[i] == '(') {
+        ops.push_back(mark);
+        continue; // the '(' opens its arguments
+      }
+      out.push_back({Step::Op::Symbol, 0, name});
       ++depth;
       expectOperand = false;
     } else if (expectOperand && c == '(') {
       ops.push_back(c);
+      commas.push_back(0);
       ++i;
-    } else if (!expectOperand && (c == '+' || c == '*' || c == '/')) {
+    } else if (!expectOperand &&
+               (c == '+' || c == '-' || c == '*' || c == '/')) {
       while (!ops.empty() && ops.back() != '(' &&
              precedence(ops.back()) >= precedence(c))
         TCC_RETURN_IF_ERROR(popOp());
       ops.push_back(c);
       expectOperand = true;
       ++i;
-    } else if (!expectOperand && c == ')') {
+    } else if (!expectOperand && (c == ')' || c == ',')) {
       while (!ops.empty() && ops.back() != '(')
         TCC_RETURN_IF_ERROR(popOp());
       if (ops.empty())
-        return bad("unbalanced ')'");
-      ops.pop_back();
+        return bad(c == ')' ? "unbalanced ')'" : "',' outside min or max");
+      bool inFunction = ops.size() >= 2 && (ops[ops.size() - 2] == 'm' ||
+                                            ops[ops.size() - 2] == 'M');
       ++i;
+      if (c == ',') {
+        if (!inFunction || ++commas.back() > 1)
+          return bad("min and max take two arguments");
+        expectOperand = true;
+        continue;
+      }
+      if (commas.back() != (inFunction ? 1 : 0))
+        return bad("min and max take two arguments");
+      ops.pop_back();
+      commas.pop_back();
+      if (inFunction)
+        TCC_RETURN_IF_ERROR(popOp());
     } else {
       return bad("unexpected '" + std::string(1, c) + "'");
     }
@@ -80,13 +124,13 @@ Result<std::vector<Token>> toPostfix(const std::string &text) {
   if (expectOperand)
     return bad("incomplete");
   while (!ops.empty()) {
-    if (ops.back() == '(')
+    if (ops.back() == '(' || ops.back() == 'm' || ops.back() == 'M')
       return bad("unbalanced '('");
     TCC_RETURN_IF_ERROR(popOp());
   }
   if (depth != 1)
     return bad("malformed");
-  return out;
+  return program;
 }
 
 bool isNumber(const std::string &text) {
@@ -111,44 +155,75 @@ Status validateSizeExpression(const std::string &text) {
   return toPostfix(text).status();
 }
 
-Result<int64_t> evaluateSizeExpression(const std::string &text,
-                                       const Bindings &bindings) {
-  TCC_ASSIGN_OR_RETURN(std::vector<Token> postfix, toPostfix(text));
+Result<SizeProgram> parseSizeExpression(const std::string &text) {
+  return toPostfix(text);
+}
+
+Result<int64_t> evaluateSizeProgram(const SizeProgram &program,
+                                    const std::string &text,
+                                    const Bindings &bindings) {
+  // A parsed program is well formed: each operator finds two operands.
   std::vector<int64_t> stack;
-  for (const Token &t : postfix) {
-    if (t.kind == Token::Kind::Number) {
+  stack.reserve(program.steps.size());
+  for (const Step &t : program.steps) {
+    if (t.op == Step::Op::Number) {
       stack.push_back(t.number);
       continue;
     }
-    if (t.kind == Token::Kind::Symbol) {
-      const Bindings::Binding *b = bindings.find(t.text);
+    if (t.op == Step::Op::Symbol) {
+      const Bindings::Binding *b = bindings.find(t.symbol);
       if (!b)
         return Status::error(ErrorCode::Internal, "size expression '" + text +
-                                                      "' uses " + t.text +
+                                                      "' uses " + t.symbol +
                                                       ", which no input binds");
       stack.push_back(b->size);
       continue;
     }
-    // toPostfix counted the operands: two are on the stack.
+    if (stack.size() < 2)
+      return Status::error(ErrorCode::Internal,
+                           "size expression '" + text + "' is malformed");
     int64_t rhs = stack.back();
     stack.pop_back();
     int64_t &lhs = stack.back();
     bool overflow = false;
-    if (t.text == "+") {
+    switch (t.op) {
+    case Step::Op::Add:
       overflow = __builtin_add_overflow(lhs, rhs, &lhs);
-    } else if (t.text == "*") {
+      break;
+    case Step::Op::Sub:
+      overflow = __builtin_sub_overflow(lhs, rhs, &lhs);
+      break;
+    case Step::Op::Mul:
       overflow = __builtin_mul_overflow(lhs, rhs, &lhs);
-    } else {
+      break;
+    case Step::Op::Min:
+      lhs = std::min(lhs, rhs);
+      break;
+    case Step::Op::Max:
+      lhs = std::max(lhs, rhs);
+      break;
+    default: // Div
       if (rhs == 0)
         return Status::error(ErrorCode::Internal,
                              "size expression '" + text + "' divides by 0");
-      lhs /= rhs;
+      overflow = lhs == INT64_MIN && rhs == -1;
+      if (!overflow)
+        lhs /= rhs;
     }
     if (overflow)
       return Status::error(ErrorCode::Internal,
                            "size expression '" + text + "' overflows int64");
   }
+  if (stack.size() != 1)
+    return Status::error(ErrorCode::Internal,
+                         "size expression '" + text + "' is malformed");
   return stack.back();
+}
+
+Result<int64_t> evaluateSizeExpression(const std::string &text,
+                                       const Bindings &bindings) {
+  TCC_ASSIGN_OR_RETURN(SizeProgram program, toPostfix(text));
+  return evaluateSizeProgram(program, text, bindings);
 }
 
 const char *shapeCheckKindName(ShapeCheck::Kind kind) {

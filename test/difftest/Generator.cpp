@@ -88,6 +88,23 @@ int64_t maxElements(const Dims &dims) {
   return n;
 }
 
+/// Python's len(range(n)[begin:end:step]); `open` bounds are absent.
+int64_t pythonSliceLength(int64_t n, std::optional<int64_t> begin,
+                          std::optional<int64_t> end, int64_t step) {
+  auto clamp = [&](std::optional<int64_t> v, bool isBegin) {
+    if (!v)
+      return (step > 0) == isBegin ? (step > 0 ? int64_t(0) : n - 1)
+                                   : (step > 0 ? n : int64_t(-1));
+    int64_t x = *v < 0 ? *v + n : *v;
+    int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? n : n - 1;
+    return std::min(std::max(x, lo), hi);
+  };
+  int64_t b = clamp(begin, true), e = clamp(end, false), count = 0;
+  for (int64_t k = b; step > 0 ? k < e : k > e; k += step)
+    ++count;
+  return count;
+}
+
 /// numpy broadcasting with tc's rule for symbolic dimensions: a symbol
 /// meets only 1 or itself.
 std::optional<Dims> broadcast(const Dims &a, const Dims &b) {
@@ -858,32 +875,130 @@ bool Generator::genBroadcastTo() {
                  a.dt, dims, a.bound, a.err);
 }
 
+/// A slice or an index of a value: numpy's bounds (negative, past the ends,
+/// open), negative steps, integer indices that drop an axis and `...`,
+/// written as `slice(...)` or as `x[...]`. On a symbolic dimension, bounds
+/// that give a static length assume at most 1 element (the calls size
+/// symbols 1..5; the mismatched-size campaign tries 0), and the others
+/// give a computed length, which a sum over that axis (keepdims) then
+/// folds to 1, so that no other op meets a size the generator cannot name.
 bool Generator::genSlice() {
-  int i = pick([](const Val &v) {
-    if (v.dims.empty())
-      return false;
-    for (const Dim &d : v.dims)
-      if (!d.sym.empty())
-        return false;
-    return true;
-  });
+  int i = pick([](const Val &v) { return !v.dims.empty(); });
   if (i < 0)
     return false;
   Val a = pool_[size_t(i)];
-  std::string begin, end, step;
+  bool indexing = chance(0.5);
+  std::vector<std::string> entries; // x[...] entries
+  std::string begin, end, step;     // slice(...) lists
+  bool callForm = !indexing;
   Dims dims;
+  std::vector<int> computed; // axes of the result with a computed length
+  auto num = [](int64_t v) { return std::to_string(v); };
   for (size_t k = 0; k < a.dims.size(); ++k) {
-    int64_t s = a.dims[k].size;
-    int64_t b = below(int(s)), st = chance(0.6) ? 1 : 1 + below(3);
-    int64_t e = b + 1 + below(int(s - b));
-    dims.push_back(Dim{(e - b + st - 1) / st, ""});
-    begin += (k ? ", " : "") + std::to_string(b);
-    end += (k ? ", " : "") + std::to_string(e);
-    step += (k ? ", " : "") + std::to_string(st);
+    const Dim &d = a.dims[k];
+    std::string sep = k ? ", " : "";
+    if (indexing && chance(0.15)) {
+      // An integer index: any in range of a static size, 0 or -1 of a
+      // symbol.
+      int64_t idx = d.sym.empty() ? below(int(2 * d.size)) - d.size
+                                  : (chance(0.5) ? 0 : -1);
+      entries.push_back(num(idx));
+      continue;
+    }
+    std::optional<int64_t> b, e;
+    int64_t st = 1;
+    Dim out = d;
+    if (d.sym.empty()) {
+      int64_t n = d.size;
+      const int64_t steps[] = {1, 1, 1, 2, 3, -1, -2};
+      st = steps[below(7)];
+      if (chance(0.7))
+        b = below(int(2 * n + 5)) - n - 2;
+      if (chance(0.7))
+        e = below(int(2 * n + 5)) - n - 2;
+      out = Dim{pythonSliceLength(n, b, e, st), ""};
+    } else {
+      switch (below(4)) {
+      case 0: // the whole dimension, maybe reversed
+        st = chance(0.5) ? 1 : -1;
+        break;
+      case 1: // one element, assumed there
+        if (chance(0.5))
+          e = 1;
+        else
+          b = -1;
+        out = Dim{1, ""};
+        break;
+      default: { // numpy's clamped length, computed at run time
+        const int64_t steps[] = {1, 2, -1, -2};
+        st = steps[below(4)];
+        if (chance(0.6))
+          b = below(5) - 2;
+        if (chance(0.6))
+          e = below(5) - 2;
+        // A form that assumes its bounds is case 1's business.
+        bool sameSide = st > 0 && ((b.value_or(0) >= 0 && e && *e >= 0) ||
+                                   (b && *b < 0 && e.value_or(-1) < 0));
+        if (sameSide || (st == 1 && !b && !e))
+          return false;
+        computed.push_back(int(dims.size()));
+      }
+      }
+    }
+    dims.push_back(out);
+    entries.push_back((b ? num(*b) : "") + ":" + (e ? num(*e) : "") +
+                      (st != 1 || chance(0.2) ? ":" + num(st) : ""));
+    // slice(...) writes an open bound as what clamps there: 0, the size
+    // (or its name), or past the start.
+    std::string size = d.str();
+    std::string bt = b ? num(*b) : st > 0 ? "0" : size;
+    std::string et = e               ? num(*e)
+                     : st > 0        ? size
+                     : d.sym.empty() ? num(-d.size - 1)
+                                     : "";
+    if (et.empty())
+      callForm = false;
+    begin += sep + bt;
+    end += sep + et;
+    step += sep + num(st);
   }
-  return addTemp("slice(" + a.name + ", begin=[" + begin + "], end=[" + end +
-                     "], step=[" + step + "])",
-                 a.dt, dims, a.bound, a.err);
+  // Integer indices need x[...].
+  if (dims.size() != a.dims.size())
+    callForm = false;
+  if (!computed.empty() && !isNumeric(a.dt))
+    return false;
+  // sum(..., axis=[computed], keepdims=true) of what the slice writes.
+  auto finish = [&](const std::string &sliced) {
+    if (computed.empty())
+      return addTemp(sliced, a.dt, dims, a.bound, a.err);
+    std::string axes;
+    double count = 1;
+    for (int k : computed) {
+      axes += (axes.empty() ? "" : ", ") + std::to_string(k);
+      dims[size_t(k)] = Dim{};
+      count *= double(kMaxSymbolSize);
+    }
+    bool inexact = isFloat(a.dt);
+    return addTemp("sum(" + sliced + ", axis=[" + axes + "], keepdims=true)",
+                   a.dt, dims, count * a.bound,
+                   count * a.err +
+                       (inexact ? 2 * eps(a.dt) * count * count * a.bound : 0));
+  };
+  if (callForm)
+    return finish("slice(" + a.name + ", begin=[" + begin + "], end=[" + end +
+                  "], step=[" + step + "])");
+  // Leading whole axes may become `...`.
+  size_t whole = 0;
+  while (whole < entries.size() && entries[whole] == ":")
+    ++whole;
+  std::string text;
+  if (whole > 0 && chance(0.5)) {
+    text = "...";
+    entries.erase(entries.begin(), entries.begin() + whole);
+  }
+  for (const std::string &e : entries)
+    text += (text.empty() ? "" : ", ") + e;
+  return finish(a.name + "[" + text + "]");
 }
 
 bool Generator::genConcat() {

@@ -99,21 +99,52 @@ RefTensor broadcastTo(Operation &op, const RefTensor &x) {
   return result;
 }
 
+/// Python's slice.indices(n) for one axis, written from the language
+/// reference rather than from SliceRules.cpp: the first index and the count.
+std::pair<int64_t, int64_t> pythonSlice(int64_t n, int64_t begin, int64_t end,
+                                        int64_t step) {
+  auto clamp = [&](int64_t v) {
+    // Open bounds are the int64 extremes; beyond [-n, n] they clamp anyway.
+    if (v < 0)
+      v = v < -n ? (step < 0 ? -1 : 0) : v + n;
+    else if (v >= n)
+      v = step < 0 ? n - 1 : n;
+    return v;
+  };
+  int64_t b = clamp(begin), e = clamp(end), count = 0;
+  for (int64_t k = b; step > 0 ? k < e : k > e;) {
+    ++count;
+    if (__builtin_add_overflow(k, step, &k))
+      break;
+  }
+  return {b, count};
+}
+
+/// numpy's `x[begin:end:step]`. Where the op's type has a static length for
+/// a dimension, the slice assumed its bounds fit: a run-time size that
+/// gives another count is a call that must be refused.
 RefTensor slice(Operation &op, const RefTensor &x,
                 llvm::ArrayRef<int64_t> begin, llvm::ArrayRef<int64_t> end,
                 llvm::ArrayRef<int64_t> step) {
   if (begin.size() != x.rank() || end.size() != x.rank() ||
       step.size() != x.rank())
     fail(op, "has bounds of the wrong length");
+  auto type = cast<RankedTensorType>(op.getResult(0).getType());
   std::vector<int64_t> inStrides = x.strides();
   std::vector<int64_t> shape, strides;
   int64_t base = 0;
   for (size_t i = 0; i < x.rank(); ++i) {
-    if (step[i] < 1 || begin[i] < 0 || begin[i] > end[i] || end[i] > x.shape[i])
-      fail(op, "has bounds outside " + x.describe());
-    shape.push_back((end[i] - begin[i] + step[i] - 1) / step[i]);
+    if (step[i] == 0)
+      fail(op, "has a zero step");
+    auto [first, count] = pythonSlice(x.shape[i], begin[i], end[i], step[i]);
+    if (!type.isDynamicDim(i) && type.getDimSize(i) != count)
+      fail(op, "takes " + std::to_string(count) + " elements of dimension " +
+                   std::to_string(i) + " of " + x.describe() +
+                   ", but its type says " + std::to_string(type.getDimSize(i)));
+    shape.push_back(count);
     strides.push_back(inStrides[i] * step[i]);
-    base += begin[i] * inStrides[i];
+    if (count)
+      base += first * inStrides[i];
   }
   RefTensor result;
   result.dtype = x.dtype;

@@ -169,8 +169,27 @@ TEST_CASE("size expressions evaluate over the bound symbols", "[manifest]") {
   CHECK(!evaluateSizeExpression("K", b).ok());
   CHECK(!evaluateSizeExpression("N/0", b).ok());
   CHECK(!evaluateSizeExpression("9223372036854775807*N", b).ok());
-  for (const char *bad : {"", "N+", "*N", "N M", "(N", "N)", "N-1", "()"})
+  for (const char *bad : {"", "N+", "*N", "N M", "(N", "N)", "N-", "()"})
     CHECK(!validateSizeExpression(bad).ok());
+  // The lengths of slices (dialects/tc/IR/SliceRules.h): -, min and max.
+  CHECK(eval("N-1") == 5);
+  CHECK(eval("N-M-1") == 1);
+  CHECK(eval("max(N-7,0)") == 0);
+  CHECK(eval("min(3,N)") == 3);
+  CHECK(eval("(max(N-1,0)+1)/2") == 3);
+  CHECK(eval("max(min(N,M),2)*2") == 8);
+  CHECK(eval("max(min(1,N),0)") == 1);
+  for (const char *bad : {"min(N)", "max(N,M,1)", "min N", "N,M", "(N,M)",
+                          "max(,N)", "min()", "max(N,)", "min(N"})
+    CHECK(!validateSizeExpression(bad).ok());
+  // Parsed once, evaluated many times, to the same values.
+  Result<SizeProgram> program = parseSizeExpression("(max(N-1,0)+1)/2");
+  REQUIRE(program.ok());
+  Result<int64_t> fromProgram =
+      evaluateSizeProgram(program.value(), "(max(N-1,0)+1)/2", b);
+  REQUIRE(fromProgram.ok());
+  CHECK(fromProgram.value() == 3);
+  CHECK(!parseSizeExpression("min(").ok());
   // Deep nesting is no recursion.
   std::string deep = std::string(100000, '(') + "N" + std::string(100000, ')');
   CHECK(eval(deep) == 6);

@@ -1,6 +1,7 @@
 //===- ShapeInference.cpp - shape rules of the tc ops ---------------------===//
 
 #include "dialects/tc/IR/ShapeInference.h"
+#include "dialects/tc/IR/SliceRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -263,13 +264,32 @@ FailureOr<Shape> sliceShape(const Shape &input, ArrayRef<int64_t> begin,
                        << ", end " << end.size() << ", step " << step.size();
   Shape result;
   for (size_t i = 0; i < rank; ++i) {
-    bool endFits = input[i].isDynamic() || end[i] <= input[i].size;
-    if (begin[i] < 0 || begin[i] > end[i] || !endFits || step[i] < 1)
-      return emitError() << "slice " << begin[i] << ":" << end[i] << ":"
-                         << step[i] << " is out of bounds for dimension " << i
-                         << " of shape " << formatShape(input)
-                         << " (need 0 <= begin <= end <= size, step >= 1)";
-    result.push_back(Dim::fixed(llvm::divideCeil(end[i] - begin[i], step[i])));
+    if (!isValidSliceStep(step[i]))
+      return emitError() << "slice step " << step[i] << " of dimension " << i
+                         << " must be nonzero";
+    if (!input[i].isDynamic()) {
+      result.push_back(Dim::fixed(
+          adjustSlice(input[i].size, begin[i], end[i], step[i]).length));
+      continue;
+    }
+    SliceForm form = classifySlice(begin[i], end[i], step[i]);
+    if (form.kind != SliceForm::Kind::Computed) {
+      result.push_back(Dim::fixed(form.length));
+      continue;
+    }
+    std::optional<DimProduct> n = productOf(input[i]);
+    if (!n) {
+      result.push_back(Dim::dynamic());
+      continue;
+    }
+    std::string size = n->str();
+    std::string length = slicedLengthExpr(size, begin[i], end[i], step[i]);
+    if (length == size)
+      result.push_back(input[i]);
+    else if (length == "0")
+      result.push_back(Dim::fixed(0));
+    else
+      result.push_back(Dim::dynamic("(" + length + ")"));
   }
   return result;
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/tc/IR/ShapeInference.h"
+#include "dialects/tc/IR/SliceRules.h"
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -308,13 +309,19 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor) {
+  // The whole input, in order: every dimension from 0 to its end.
   auto input = cast<RankedTensorType>(getInput().getType());
-  if (input != getType() || !input.hasStaticShape())
+  if (input != getType())
     return {};
-  for (int64_t i = 0; i < input.getRank(); ++i)
-    if (getBegin()[i] != 0 || getStep()[i] != 1 ||
-        getEnd()[i] != input.getDimSize(i))
+  for (int64_t i = 0; i < input.getRank(); ++i) {
+    if (getStep()[i] != 1)
       return {};
+    int64_t size = input.getDimSize(i);
+    if (input.isDynamicDim(i)
+            ? getBegin()[i] != 0 || getEnd()[i] != kSliceOpenHigh
+            : adjustSlice(size, getBegin()[i], getEnd()[i], 1).start != 0)
+      return {};
+  }
   return getInput();
 }
 

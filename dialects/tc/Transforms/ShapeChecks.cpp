@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/tc/IR/ShapeInference.h"
+#include "dialects/tc/IR/SliceRules.h"
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/Passes.h"
 
@@ -375,14 +376,48 @@ private:
     return text + "]";
   }
 
+  /// A static length of a dynamic dimension assumes that the dimension is
+  /// long enough (SliceForm); any other length is numpy's, computed from
+  /// the size.
   void visitSlice(SliceOp op) {
-    Exprs in = of(op.getInput());
+    Exprs in = of(op.getInput()), out = of(op.getResult());
     auto inType = cast<RankedTensorType>(op.getInput().getType());
-    for (int64_t i = 0; i < inType.getRank(); ++i)
-      if (inType.isDynamicDim(i))
-        check("le", DimExpr::constant(op.getEnd()[i]), in[i],
+    for (int64_t i = 0; i < inType.getRank(); ++i) {
+      if (!inType.isDynamicDim(i))
+        continue;
+      int64_t begin = op.getBegin()[i], end = op.getEnd()[i],
+              step = op.getStep()[i];
+      SliceForm form = classifySlice(begin, end, step);
+      if (form.kind == SliceForm::Kind::FromStart) {
+        check("le", DimExpr::constant(form.needs), in[i],
               "'slice' ends past dimension " + Twine(i) + " of its input",
               op.getLoc());
+        continue;
+      }
+      if (form.kind == SliceForm::Kind::FromEnd) {
+        check("le", DimExpr::constant(form.needs), in[i],
+              "'slice' begins before the start of dimension " + Twine(i) +
+                  " of its input",
+              op.getLoc());
+        continue;
+      }
+      if (!in[i].known)
+        continue;
+      if (in[i].isConstant()) {
+        out[i] =
+            DimExpr::constant(adjustSlice(in[i].coef, begin, end, step).length);
+        continue;
+      }
+      std::string size = in[i].text();
+      std::string length = slicedLengthExpr(size, begin, end, step);
+      if (length == size)
+        out[i] = in[i];
+      else if (length == "0")
+        out[i] = DimExpr::constant(0);
+      else
+        out[i] = DimExpr{true, 1, {"(" + length + ")"}};
+    }
+    exprs[op.getResult()] = out;
   }
 
   void visitConcat(ConcatOp op, RankedTensorType type) {

@@ -2,8 +2,8 @@
 //
 // transpose -> linalg.transpose; broadcast_to -> a broadcasting
 // linalg.generic (linalg.broadcast cannot stretch a size-1 dimension);
-// slice -> tensor.extract_slice; concat -> tensor.empty and one
-// tensor.insert_slice per input; reshape -> tensor.collapse_shape or
+// slice -> tensor.extract_slice (SliceToTensor.cpp); concat -> tensor.empty and
+// one tensor.insert_slice per input; reshape -> tensor.collapse_shape or
 // tensor.expand_shape (views) when the dimensions group obviously, else
 // tensor.reshape with a shape computed from the element count.
 //
@@ -66,24 +66,6 @@ struct BroadcastToLowering : OpConversionPattern<BroadcastToOp> {
                              [](OpBuilder &, Location, ValueRange args) {
                                return args[0];
                              }));
-    return success();
-  }
-};
-
-struct SliceLowering : OpConversionPattern<SliceOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    // The result is static: its sizes are ceil((end - begin) / step).
-    RankedTensorType resultType = op.getType();
-    MLIRContext *ctx = rewriter.getContext();
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, resultType, adaptor.getInput(),
-        getAsIndexOpFoldResult(ctx, op.getBegin()),
-        getAsIndexOpFoldResult(ctx, resultType.getShape()),
-        getAsIndexOpFoldResult(ctx, op.getStep()));
     return success();
   }
 };
@@ -511,7 +493,7 @@ struct SizeLowering : OpConversionPattern<SizeOp> {
 
 void tcc::tc::populateTcDataMovementToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<TransposeLowering, BroadcastToLowering, SliceLowering,
-               ConcatLowering, ReshapeLowering, SizeLowering>(
-      patterns.getContext());
+  patterns.add<TransposeLowering, BroadcastToLowering, ConcatLowering,
+               ReshapeLowering, SizeLowering>(patterns.getContext());
+  populateTcSliceToTensorPatterns(patterns);
 }

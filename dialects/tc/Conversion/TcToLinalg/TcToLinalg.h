@@ -28,6 +28,11 @@ void populateTcContractionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// transpose, broadcast_to, slice, concat, reshape.
 void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// slice: one `tensor.extract_slice`, its offsets and sizes computed from
+/// the run-time sizes of dynamic dimensions (part of the data movement
+/// family).
+void populateTcSliceToTensorPatterns(mlir::RewritePatternSet &patterns);
+
 /// All four families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
