@@ -3,6 +3,7 @@
 #include "runtime/core/Npy.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 
 namespace tcc {
@@ -50,6 +51,7 @@ Result<SharedVariable *> SharedStore::create(const std::string &name,
         (*inserted)->storage_ = value.buffer();
         (*inserted)->offset_ = value.offset();
         (*inserted)->ownsStorage_ = false;
+        noteStorageAdoption();
         counters_->recordCopyAvoided((*inserted)->nbytes());
       }
       return inserted;
@@ -197,5 +199,13 @@ Status SharedStore::loadNpz(const std::string &path, bool allowMissing,
         targets[i]->setValueLocked(loaded[i].second, false, allowDowncast));
   return Status::success();
 }
+
+namespace {
+std::atomic<uint64_t> adoptions{0};
+} // namespace
+
+void noteStorageAdoption() { adoptions.fetch_add(1, std::memory_order_acq_rel); }
+
+uint64_t storageAdoptions() { return adoptions.load(std::memory_order_acquire); }
 
 } // namespace tcc

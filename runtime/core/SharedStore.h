@@ -86,6 +86,14 @@ private:
   std::map<std::string, SharedVariable *> byName_;
 };
 
+/// Records that a shared variable took memory it did not allocate as its
+/// storage (set_value or create with borrow=true).
+void noteStorageAdoption();
+/// How many times that happened in this process: Function reuses its
+/// borrowed output buffers without asking the store whether a variable owns
+/// one while this number stays the same.
+uint64_t storageAdoptions();
+
 } // namespace tcc
 
 #endif // TCC_RUNTIME_CORE_SHAREDSTORE_H

@@ -1,0 +1,237 @@
+//===- FastCall.cpp - the host call path for calls in a loop --------------===//
+//
+// Function::callInto's path for the common repeat call: host inputs that are
+// contiguous and alias nothing the call writes, a signature seen before, no
+// shared variables, no debug mode. Everything the general path
+// (Function.cpp) checks is decided here by comparing the inputs' dtypes and
+// dims with the signature of a CallPlan, whose checks passed when it was
+// built; the descriptors come from the plan's template. No map lookup, no
+// string, and no heap allocation but the fresh outputs' buffers and arrays.
+// Whatever this path does not handle goes to the general path before
+// anything has changed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/core/SharedStore.h"
+#include "runtime/exec/CallPlan.h"
+#include "runtime/exec/Function.h"
+#include "runtime/exec/Runtime.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tcc {
+namespace {
+
+/// The bytes of a contiguous host array.
+ByteRange denseRange(const Array &a) {
+  auto begin = reinterpret_cast<uintptr_t>(a.data());
+  return {begin, begin + a.nbytes()};
+}
+
+/// Whether `a` already is the C-contiguous array of `shape` at the start of
+/// `buffer`: a handle the call may keep instead of building a new one.
+bool holds(const Array &a, const std::shared_ptr<Buffer> &buffer, DType dtype,
+           const Shape &shape) {
+  return a.buffer() == buffer && a.offset() == 0 && a.dtype() == dtype &&
+         a.shape() == shape && a.isContiguous();
+}
+
+/// Room for the descriptors of most functions on the stack.
+constexpr size_t kStackWords = 512;
+constexpr size_t kStackArgs = 64;
+
+} // namespace
+
+const std::shared_ptr<Buffer> *
+Function::reusableBorrowedOutput(size_t o, size_t bytes,
+                                 const std::vector<Array> &inputs) {
+  // A buffer that a shared variable adopted (set_value(y, borrow=true)) is
+  // the variable's now. Adoptions are rare: the buffers are checked against
+  // the store only when one happened since the last check.
+  uint64_t adoptions = storageAdoptions();
+  if (adoptions != checkedAdoptions_) {
+    SharedStore &store = runtime_.shared();
+    for (std::vector<std::shared_ptr<Buffer>> &cache : borrowedOutputs_)
+      cache.erase(std::remove_if(cache.begin(), cache.end(),
+                                 [&](const std::shared_ptr<Buffer> &b) {
+                                   return store.findOverlappingVariable(*b) !=
+                                          nullptr;
+                                 }),
+                  cache.end());
+    checkedAdoptions_ = adoptions;
+  }
+  for (const std::shared_ptr<Buffer> &b : borrowedOutputs_[o]) {
+    if (b->size() != bytes || !b->isHost())
+      continue;
+    bool free = true;
+    for (const Array &in : inputs)
+      free = free && !denseRange(in).overlaps(b->range());
+    if (free)
+      return &b;
+  }
+  return nullptr;
+}
+
+bool Function::fastCall(const std::vector<Array> &inputs,
+                        std::vector<Array> &outputs, Status &status) {
+  size_t count = inputs.size();
+  if (count != numInputs_ || takesShared_)
+    return false;
+  for (const Array &in : inputs)
+    if (in.isNull() || !in.buffer()->isHost() || !in.isContiguous())
+      return false;
+  const CallPlan *plan = findPlan(inputs.data(), count);
+  if (!plan)
+    return false;
+  size_t numArgs = spec_.args.size();
+  // Input k of the call is argument inputArg(k): inputs come first in the
+  // argument list only by convention, so map them as the spec says.
+  size_t stackArgIndex[kStackArgs];
+  std::vector<size_t> heapArgIndex;
+  size_t *inputArg = stackArgIndex;
+  if (count > kStackArgs) {
+    heapArgIndex.resize(count);
+    inputArg = heapArgIndex.data();
+  }
+  for (size_t i = 0, k = 0; i < numArgs; ++i)
+    if (spec_.args[i].role == ArgRole::Input)
+      inputArg[k++] = i;
+  // A written (borrowed) input that overlaps another input is copied first:
+  // the general path does that.
+  if (writesInputs_)
+    for (size_t k = 0; k < count; ++k) {
+      if (!written_[inputArg[k]])
+        continue;
+      for (size_t m = 0; m < count; ++m)
+        if (m != k && denseRange(inputs[k]).overlaps(denseRange(inputs[m])))
+          return false;
+    }
+  // Free memory changes between calls; checking it reads /proc only for
+  // temporaries of 256 MiB and more.
+  if (!plan->sizedTemporaries.empty()) {
+    if (Status fits = checkTemporariesFit(spec_, *plan); !fits.ok()) {
+      status = fits;
+      return true;
+    }
+  }
+
+  // From here on the call happens.
+  MemoryCounters *counters = counters_.get();
+  counters->recordCall();
+  Footprint footprint;
+  std::unique_lock<std::mutex> outputLock(outputMutex_, std::defer_lock);
+  if (borrowsOutputs_)
+    outputLock.lock();
+
+  size_t wordCount = plan->descriptorWords.size();
+  int64_t stackWords[kStackWords];
+  void *stackPointers[kStackArgs];
+  std::vector<int64_t> heapWords;
+  std::vector<void *> heapPointers;
+  int64_t *words = stackWords;
+  void **pointers = stackPointers;
+  if (wordCount > kStackWords) {
+    heapWords.resize(wordCount);
+    words = heapWords.data();
+  }
+  if (numArgs > kStackArgs) {
+    heapPointers.resize(numArgs);
+    pointers = heapPointers.data();
+  }
+  std::memcpy(words, plan->descriptorWords.data(), wordCount * sizeof(int64_t));
+  auto bind = [&](size_t arg, void *data) {
+    int64_t *w = words + plan->descriptorStarts[arg];
+    w[0] = w[1] = reinterpret_cast<int64_t>(data);
+    pointers[arg] = w;
+  };
+  for (size_t k = 0; k < count; ++k)
+    bind(inputArg[k], inputs[k].data());
+
+  // Output buffers: a borrowed output's cached buffer, or fresh memory from
+  // the host caching allocator.
+  size_t numOutputs = spec_.outputs.size();
+  if (outputs.size() != numOutputs)
+    outputs.resize(numOutputs);
+  for (size_t o = 0; o < numOutputs; ++o) {
+    const OutputSpec &out = spec_.outputs[o];
+    const ArgSpec &a = spec_.args[out.arg];
+    if (a.role != ArgRole::Output)
+      continue;
+    const Shape &shape = plan->shapes[out.arg];
+    size_t bytes = plan->bytes[out.arg];
+    std::shared_ptr<Buffer> fresh;
+    const std::shared_ptr<Buffer> *buffer = nullptr;
+    if (out.borrow) {
+      buffer = reusableBorrowedOutput(o, bytes, inputs);
+      if (buffer) {
+        counters->recordCopyAvoided(bytes);
+        footprint.avoided += bytes;
+      } else {
+        std::vector<ByteRange> inUse;
+        for (const Array &in : inputs)
+          inUse.push_back(denseRange(in));
+        Result<std::shared_ptr<Buffer>> made = borrowedOutputBuffer(
+            o, bytes, hostDevice(), inUse, footprint);
+        if (!made.ok()) {
+          status = made.status();
+          return true;
+        }
+        fresh = std::move(made).value();
+        buffer = &fresh;
+      }
+    } else {
+      Result<std::shared_ptr<Buffer>> made =
+          Buffer::allocate(hostDevice(), bytes);
+      if (!made.ok()) {
+        status = made.status();
+        return true;
+      }
+      counters->recordAllocation(bytes);
+      footprint.allocated += bytes;
+      fresh = std::move(made).value();
+      buffer = &fresh;
+    }
+    if (!holds(outputs[o], *buffer, a.dtype, shape)) {
+      Result<Array> array = Array::fromBuffer(*buffer, a.dtype, shape);
+      if (!array.ok()) {
+        status = array.status();
+        return true;
+      }
+      outputs[o] = std::move(array).value();
+    }
+    bind(out.arg, outputs[o].data());
+  }
+
+  // The call. The temporaries are counted live for the whole call.
+  if (plan->temporaries)
+    counters->recordTemporaries(plan->temporaries, plan->temporaryBytes);
+  entry_(pointers);
+  if (plan->temporaries)
+    counters->recordTemporariesFreed(plan->temporaryBytes);
+  footprint.allocated += plan->temporaryBytes;
+
+  // Outputs computed in a borrowed input are that input.
+  for (size_t o = 0; o < numOutputs; ++o) {
+    const OutputSpec &out = spec_.outputs[o];
+    if (spec_.args[out.arg].role != ArgRole::Input)
+      continue;
+    size_t k = 0;
+    while (inputArg[k] != out.arg)
+      ++k;
+    const Array &in = inputs[k];
+    const Array &held = outputs[o];
+    if (held.buffer() != in.buffer() || held.offset() != in.offset() ||
+        held.dtype() != in.dtype() || held.shape() != in.shape() ||
+        held.strides() != in.strides())
+      outputs[o] = in;
+    counters->recordCopyAvoided(in.nbytes());
+    footprint.avoided += in.nbytes();
+  }
+  counters->recordCallFootprint(footprint.allocated,
+                                footprint.allocated + footprint.avoided);
+  status = Status::success();
+  return true;
+}
+
+} // namespace tcc
