@@ -38,6 +38,7 @@ Result<SharedVariable *> SharedStore::create(const std::string &name,
       return duplicateName(name);
     SharedVariable *raw = var.get();
     byName_[name] = raw;
+    generation_.fetch_add(1, std::memory_order_acq_rel);
     vars_.push_back(std::move(var));
     return raw;
   };
@@ -84,6 +85,7 @@ Status SharedStore::erase(const std::string &name) {
     auto varLock = var->lock();
     std::lock_guard<std::mutex> lock(mutex_);
     byName_.erase(name);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
     auto it = std::find_if(vars_.begin(), vars_.end(),
                            [&](const auto &v) { return v.get() == var; });
     owned = std::move(*it);

@@ -1,8 +1,9 @@
 //===- FastCall.cpp - the host call path for calls in a loop --------------===//
 //
 // Function::callInto's path for the common repeat call: host inputs that are
-// contiguous and alias nothing the call writes, a signature seen before, no
-// shared variables, no debug mode. Everything the general path
+// contiguous and alias nothing the call writes, a signature seen before,
+// shared variables found by an earlier call (the store unchanged since), no
+// debug mode. Everything the general path
 // (Function.cpp) checks is decided here by comparing the inputs' dtypes and
 // dims with the signature of a CallPlan, whose checks passed when it was
 // built; the descriptors come from the plan's template. No map lookup, no
@@ -13,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/core/SharedStore.h"
+#include "runtime/core/SharedVariable.h"
 #include "runtime/exec/CallPlan.h"
 #include "runtime/exec/Function.h"
 #include "runtime/exec/Runtime.h"
@@ -36,6 +38,28 @@ bool holds(const Array &a, const std::shared_ptr<Buffer> &buffer, DType dtype,
   return a.buffer() == buffer && a.offset() == 0 && a.dtype() == dtype &&
          a.shape() == shape && a.isContiguous();
 }
+
+/// Holds the shared variables' mutexes for the call; unlocks them in
+/// reverse order on every way out.
+class VariableLocks {
+public:
+  VariableLocks() = default;
+  VariableLocks(const VariableLocks &) = delete;
+  VariableLocks &operator=(const VariableLocks &) = delete;
+  ~VariableLocks() {
+    if (held_)
+      for (size_t i = held_->size(); i-- > 0;)
+        (*held_)[i]->unlock();
+  }
+  void lock(const std::vector<std::mutex *> &order) {
+    for (std::mutex *m : order)
+      m->lock();
+    held_ = &order;
+  }
+
+private:
+  const std::vector<std::mutex *> *held_ = nullptr;
+};
 
 /// Room for the descriptors of most functions on the stack.
 constexpr size_t kStackWords = 512;
@@ -76,7 +100,7 @@ Function::reusableBorrowedOutput(size_t o, size_t bytes,
 bool Function::fastCall(const std::vector<Array> &inputs,
                         std::vector<Array> &outputs, Status &status) {
   size_t count = inputs.size();
-  if (count != numInputs_ || takesShared_)
+  if (count != numInputs_)
     return false;
   for (const Array &in : inputs)
     if (in.isNull() || !in.buffer()->isHost() || !in.isContiguous())
@@ -107,6 +131,31 @@ bool Function::fastCall(const std::vector<Array> &inputs,
         if (m != k && denseRange(inputs[k]).overlaps(denseRange(inputs[m])))
           return false;
     }
+  // Shared variables: those a general call found, while the store has not
+  // changed since; locked in a fixed order for the whole call. Each has its
+  // declared dtype and shape, and none overlaps an input in a way that
+  // needs a copy (the general path makes those).
+  VariableLocks locks;
+  const SharedArgs *shared = nullptr;
+  if (takesShared_) {
+    shared = sharedArgs_.load(std::memory_order_acquire);
+    if (!shared || shared->generation != runtime_.shared().generation())
+      return false;
+    locks.lock(shared->lockOrder);
+    for (size_t k = 0; k < shared->vars.size(); ++k) {
+      const SharedVariable &v = *shared->vars[k];
+      size_t arg = shared->varArgs[k];
+      if (v.dtype() != spec_.args[arg].dtype ||
+          v.shape() != plan->shapes[arg] || !v.storageBuffer() ||
+          !v.storageBuffer()->isHost())
+        return false;
+      ByteRange storage = v.storageRange();
+      for (size_t m = 0; m < count; ++m)
+        if ((written_[arg] || written_[inputArg[m]]) &&
+            storage.overlaps(denseRange(inputs[m])))
+          return false;
+    }
+  }
   // Free memory changes between calls; checking it reads /proc only for
   // temporaries of 256 MiB and more.
   if (!plan->sizedTemporaries.empty()) {
@@ -147,6 +196,11 @@ bool Function::fastCall(const std::vector<Array> &inputs,
   };
   for (size_t k = 0; k < count; ++k)
     bind(inputArg[k], inputs[k].data());
+  for (size_t k = 0; shared && k < shared->vars.size(); ++k) {
+    const SharedVariable &v = *shared->vars[k];
+    bind(shared->varArgs[k], static_cast<char *>(v.storageBuffer()->data()) +
+                                 v.storageOffset());
+  }
 
   // Output buffers: a borrowed output's cached buffer, or fresh memory from
   // the host caching allocator.

@@ -3,6 +3,7 @@
 #include "runtime/exec/Function.h"
 #include "runtime/exec/CallBindings.h"
 #include "runtime/exec/CallPlan.h"
+#include "runtime/core/SharedVariable.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/exec/ShapeChecks.h"
@@ -284,6 +285,31 @@ Function::planFor(const std::vector<Array> &inputs,
   return plan;
 }
 
+void Function::keepSharedArgs(uint64_t generation,
+                              const std::vector<SharedVariable *> &vars,
+                              const std::vector<size_t> &varArgs) {
+  const SharedArgs *current = sharedArgs_.load(std::memory_order_acquire);
+  if (current && current->generation == generation)
+    return;
+  std::lock_guard<std::mutex> lock(planMutex_);
+  if (sharedArgsKept_.size() == kMaxPlans)
+    return; // the store changes too often: the general path looks them up
+  auto kept = std::make_unique<SharedArgs>();
+  kept->generation = generation;
+  kept->vars = vars;
+  kept->varArgs = varArgs;
+  std::vector<SharedVariable *> order = vars;
+  std::sort(order.begin(), order.end(),
+            [](const SharedVariable *a, const SharedVariable *b) {
+              return a->id() < b->id();
+            });
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (SharedVariable *v : order)
+    kept->lockOrder.push_back(&v->mutex());
+  sharedArgs_.store(kept.get(), std::memory_order_release);
+  sharedArgsKept_.push_back(std::move(kept));
+}
+
 Status Function::callGeneral(const std::vector<Array> &inputs,
                              std::vector<Array> &outputs) {
   size_t numInputs = numInputs_;
@@ -322,9 +348,12 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
   }
   std::unique_ptr<CallPlan> uncached;
   TCC_ASSIGN_OR_RETURN(const CallPlan *plan, planFor(inputs, uncached));
+  uint64_t generation = runtime_.shared().generation();
   TCC_RETURN_IF_ERROR(checkSharedArguments(spec_, runtime_.shared(),
                                            hostDevice(), call.vars,
                                            call.varArgs));
+  if (takesShared_)
+    keepSharedArgs(generation, call.vars, call.varArgs);
   TCC_RETURN_IF_ERROR(checkTemporariesFit(spec_, *plan));
   uint64_t temporaries = plan->temporaries;
   uint64_t temporaryBytes = plan->temporaryBytes;

@@ -95,10 +95,10 @@ public:
   /// outputs put into `outputs` (resized to the number of outputs). The
   /// same contract and checks as call(). A handle in `outputs` that already
   /// holds what the call returns (a borrowed output's buffer, reused) is
-  /// kept as it is, so that a repeat call with the same input shapes, host
-  /// inputs that are contiguous and alias nothing the call writes, and no
-  /// shared variables, allocates nothing but its fresh outputs and builds
-  /// no string (docs/embedding.md#calls-in-a-loop). On error the call
+  /// kept as it is, so that a repeat call with the same input shapes and
+  /// host inputs that are contiguous and alias nothing the call writes
+  /// allocates nothing but its fresh outputs, looks nothing up by name and
+  /// builds no string (docs/embedding.md#calls-in-a-loop). On error the call
   /// changed no input and no shared variable; `outputs` may have changed.
   Status callInto(const std::vector<Array> &inputs,
                   std::vector<Array> &outputs);
@@ -144,9 +144,15 @@ private:
                                    std::unique_ptr<CallPlan> &uncached);
   /// The host path when it needs nothing the fast path leaves out: returns
   /// false, having changed nothing, when the call needs the general path
-  /// (debug mode, copies, shared variables, a new signature or an error).
+  /// (debug mode, copies, shared variables not seen before, a new
+  /// signature or an error).
   bool fastCall(const std::vector<Array> &inputs, std::vector<Array> &outputs,
                 Status &status);
+  /// Keeps the shared variables a general call found at store generation
+  /// `generation`, for the fast path.
+  void keepSharedArgs(uint64_t generation,
+                      const std::vector<SharedVariable *> &vars,
+                      const std::vector<size_t> &varArgs);
   /// The host path for every call.
   Status callGeneral(const std::vector<Array> &inputs,
                      std::vector<Array> &outputs);
@@ -178,6 +184,21 @@ private:
   std::mutex planMutex_;
   std::vector<std::unique_ptr<CallPlan>> plans_;
   size_t nextSlot_ = 0;
+
+  /// The shared variables of the function as found at one generation of the
+  /// store (SharedStore::generation): while it stays the same, the names
+  /// refer to the same variables. Published like plans: the newest one is
+  /// read without a lock, older ones stay owned (at most kMaxPlans).
+  struct SharedArgs {
+    uint64_t generation = 0;
+    std::vector<SharedVariable *> vars;
+    std::vector<size_t> varArgs;
+    /// The variables' mutexes, each once, in SharedStore::lockInOrder's
+    /// order (by variable id).
+    std::vector<std::mutex *> lockOrder;
+  };
+  std::atomic<const SharedArgs *> sharedArgs_{nullptr};
+  std::vector<std::unique_ptr<SharedArgs>> sharedArgsKept_;
 
   /// From the spec, once: the arguments a call may write, whether any input
   /// is written, whether any output is borrowed, and whether the function

@@ -214,3 +214,66 @@ TEST_CASE("callInto: several outputs, an input computed in place, and the "
   CHECK(addressOf(both[0]) == address); // computed in the borrowed input
   CHECK(values(both[0]) == std::vector<double>{0, 2, 4, 6});
 }
+
+namespace {
+
+const char *kStep = R"(tg 1
+shared w : f32[4] = zeros
+shared scale : f32[] = ones
+func step(g : f32[4], lr : f32[]) -> (norm : f32[] borrow) {
+  norm = sum(g * g)
+  updates {
+    w = w - lr * scale * g
+  }
+}
+)";
+
+} // namespace
+
+TEST_CASE("Repeat calls with shared variables: updates in place, nothing "
+          "allocated, and a re-created variable is found",
+          "[plan]") {
+  auto rt = loadGraph(kStep);
+  Function &f = fn(*rt, "step");
+  Array g = f32({1, 2, 3, 4}, {4}), lr = f32({0.5f}, {});
+  std::vector<Array> outputs;
+  REQUIRE_OK(f.callInto({g, lr}, outputs));
+  REQUIRE_OK(f.callInto({g, lr}, outputs));
+  const void *storageBefore = addressOf(storage(var(*rt, "w")));
+  CounterSnapshot before = rt->counters().snapshot();
+  for (int i = 0; i < 8; ++i)
+    REQUIRE_OK(f.callInto({g, lr}, outputs));
+  Delta d = rt->counters().snapshot() - before;
+  CHECK(d.calls == 8);
+  CHECK(d.allocations == 0);
+  CHECK(d.copies == 0);
+  CHECK(addressOf(storage(var(*rt, "w"))) == storageBefore);
+  CHECK(values(outputs[0]) == std::vector<double>{30});
+  // Ten steps of -0.5 * g.
+  CHECK(values(storage(var(*rt, "w"))) ==
+        std::vector<double>{-5, -10, -15, -20});
+  // A variable erased and created again is another object: the next call
+  // must use it, not the old one.
+  REQUIRE_OK(rt->shared().erase("scale"));
+  REQUIRE_OK(rt->shared().create("scale", f32({2}, {}), /*borrow=*/false));
+  REQUIRE_OK(f.callInto({g, lr}, outputs));
+  CHECK(values(storage(var(*rt, "w"))) ==
+        std::vector<double>{-6, -12, -18, -24});
+  // An input that views a variable the call updates is copied first, and
+  // the result is the same as with a separate input.
+  Array view = rt->shared().lookup("w").value()->getArray(true).value();
+  Array separate = snapshot(view);
+  REQUIRE_OK(f.callInto({view, lr}, outputs));
+  std::vector<double> w = values(storage(var(*rt, "w")));
+  std::vector<double> expected;
+  for (double s : values(separate))
+    expected.push_back(s - 0.5 * 2 * s);
+  CHECK(w == expected);
+  // A variable of another shape is an error, before anything changes.
+  REQUIRE_OK(rt->shared().erase("scale"));
+  REQUIRE_OK(rt->shared().create("scale", f32({2, 2}, {2}), false));
+  std::vector<double> held = values(storage(var(*rt, "w")));
+  Status st = f.callInto({g, lr}, outputs);
+  CHECK(st.code() == ErrorCode::ShapeMismatch);
+  CHECK(values(storage(var(*rt, "w"))) == held);
+}
