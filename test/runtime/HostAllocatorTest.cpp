@@ -89,7 +89,7 @@ TEST_CASE("Host blocks are 64-byte aligned, large ones 2 MiB aligned",
           "[hostalloc]") {
   for (int64_t n : {int64_t(0), int64_t(1), int64_t(1000), int64_t(300000),
                     int64_t(1) << 20, (int64_t(3) << 20) + 5}) {
-    Array a = Array::empty(DType::U8, {n}).value();
+    Array a = Array::empty(DType::I1, {n}).value(); // one byte each
     auto address = reinterpret_cast<uintptr_t>(a.data());
     INFO(n);
     CHECK(address % 64 == 0);
