@@ -35,9 +35,9 @@ size_t CachingAllocator::sizeClass(size_t bytes) {
 Result<void *> CachingAllocator::allocate(size_t bytes) {
   size_t c = sizeClass(bytes);
   if (c == 0)
-    return Status::error(ErrorCode::OutOfMemory,
-                         "allocation of " + std::to_string(bytes) +
-                             " bytes is too large");
+    return Status::error(ErrorCode::OutOfMemory, "allocation of " +
+                                                     std::to_string(bytes) +
+                                                     " bytes is too large");
   std::lock_guard<std::mutex> lock(mutex_);
   void *ptr = nullptr;
   auto it = free_.find(c);

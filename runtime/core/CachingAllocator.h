@@ -68,8 +68,7 @@ struct AllocatorStats {
 class CachingAllocator {
 public:
   /// Keeps at most `cacheLimit` bytes of freed blocks.
-  explicit CachingAllocator(RawAllocator &backend,
-                            size_t cacheLimit = SIZE_MAX)
+  explicit CachingAllocator(RawAllocator &backend, size_t cacheLimit = SIZE_MAX)
       : backend_(backend) {
     stats_.cacheLimit = cacheLimit;
   }

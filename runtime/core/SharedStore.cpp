@@ -206,8 +206,12 @@ namespace {
 std::atomic<uint64_t> adoptions{0};
 } // namespace
 
-void noteStorageAdoption() { adoptions.fetch_add(1, std::memory_order_acq_rel); }
+void noteStorageAdoption() {
+  adoptions.fetch_add(1, std::memory_order_acq_rel);
+}
 
-uint64_t storageAdoptions() { return adoptions.load(std::memory_order_acquire); }
+uint64_t storageAdoptions() {
+  return adoptions.load(std::memory_order_acquire);
+}
 
 } // namespace tcc

@@ -28,8 +28,8 @@ namespace {
 /// The temporary's message prefix: "temporary f32(4,) of 'f' at x.tg:3:5".
 std::string describeTemporary(const FunctionSpec &f, const TempSpec &t,
                               const Shape &shape) {
-  return "temporary " + std::string(dtypeName(t.dtype)) +
-         shapeToString(shape) + " of '" + f.name + "' at " + t.where;
+  return "temporary " + std::string(dtypeName(t.dtype)) + shapeToString(shape) +
+         " of '" + f.name + "' at " + t.where;
 }
 
 } // namespace
@@ -103,6 +103,15 @@ Result<CallPlan> buildCallPlan(const FunctionSpec &f,
   }
   if (checkTemporaries)
     TCC_RETURN_IF_ERROR(checkTemporariesFit(f, plan));
+  for (size_t i = 0; i < numArgs; ++i) {
+    DType dtype = f.args[i].dtype;
+    plan.strides.push_back(contiguousStrides(plan.shapes[i], dtypeSize(dtype)));
+    if (f.args[i].role != ArgRole::Output) { // outputs are sized above
+      // Real arrays and declared shapes: their sizes are valid.
+      Result<size_t> n = checkedNbytes(plan.shapes[i], dtype);
+      plan.bytes[i] = n.ok() ? n.value() : 0;
+    }
+  }
   // Descriptors: { allocated, aligned, offset, sizes[R], strides[R] } with
   // strides in elements, row-major.
   for (size_t i = 0; i < numArgs; ++i) {
@@ -125,10 +134,9 @@ Status checkTemporariesFit(const FunctionSpec &f, const CallPlan &plan) {
   for (const CallPlan::Temporary &t : plan.sizedTemporaries) {
     Status fits = checkAllocationFits(hostDevice(), t.bytes);
     if (!fits.ok())
-      return Status::error(fits.code(),
-                           describeTemporary(f, f.temporaries[t.index],
-                                             t.shape) +
-                               ": " + fits.message());
+      return Status::error(
+          fits.code(), describeTemporary(f, f.temporaries[t.index], t.shape) +
+                           ": " + fits.message());
   }
   return Status::success();
 }
@@ -155,11 +163,11 @@ Status checkSharedArguments(const FunctionSpec &f, SharedStore &store,
     for (size_t d = 0; same && d < a.dims.size(); ++d)
       same = v->shape()[d] == a.dims[d].size;
     if (!same)
-      return Status::error(
-          ErrorCode::ShapeMismatch,
-          "shared variable '" + a.name + "' is " + dtypeName(v->dtype()) +
-              shapeToString(v->shape()) + " but '" + f.name +
-              "' was compiled for " + describeSpec(a));
+      return Status::error(ErrorCode::ShapeMismatch,
+                           "shared variable '" + a.name + "' is " +
+                               dtypeName(v->dtype()) +
+                               shapeToString(v->shape()) + " but '" + f.name +
+                               "' was compiled for " + describeSpec(a));
     vars.push_back(v);
     varArgs.push_back(i);
   }

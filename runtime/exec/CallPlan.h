@@ -46,7 +46,9 @@ struct CallPlan {
   /// Every argument's shape by argument index: inputs as given, shared
   /// variables as declared, outputs as computed from the bound symbols.
   std::vector<Shape> shapes;
-  /// Byte size of every Output argument by argument index (0 otherwise).
+  /// Every argument's C-order byte strides, and its byte size, by argument
+  /// index.
+  std::vector<Strides> strides;
   std::vector<size_t> bytes;
   /// The temporaries whose sizes the manifest names: their count and bytes
   /// in all, and each one's index, shape and bytes (checked against free

@@ -89,8 +89,9 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
   }
   // The compiled code's temporaries come from the device's caching
   // allocator, which reports its own failures.
-  TCC_ASSIGN_OR_RETURN(CallPlan plan, buildCallPlan(spec_, types,
-                                                    /*checkTemporaries=*/false));
+  TCC_ASSIGN_OR_RETURN(CallPlan plan,
+                       buildCallPlan(spec_, types,
+                                     /*checkTemporaries=*/false));
   TCC_RETURN_IF_ERROR(
       checkSharedArguments(spec_, runtime_.shared(), device, vars, varArgs));
   MemoryCounters *counters = counters_.get();

@@ -21,23 +21,38 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace tcc {
 namespace {
 
-/// The bytes of a contiguous host array.
-ByteRange denseRange(const Array &a) {
-  auto begin = reinterpret_cast<uintptr_t>(a.data());
-  return {begin, begin + a.nbytes()};
+/// Whether two short lists of dims (shapes or strides) are equal: a loop
+/// beats a call of memcmp at these lengths.
+bool same(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
+  size_t n = a.size();
+  if (n != b.size())
+    return false;
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i])
+      return false;
+  return true;
 }
 
-/// Whether `a` already is the C-contiguous array of `shape` at the start of
-/// `buffer`: a handle the call may keep instead of building a new one.
+/// Whether `a` already is the C-contiguous array of `shape` and `strides`
+/// at the start of `buffer`: a handle the call may keep instead of building
+/// a new one.
 bool holds(const Array &a, const std::shared_ptr<Buffer> &buffer, DType dtype,
-           const Shape &shape) {
+           const Shape &shape, const Strides &strides) {
   return a.buffer() == buffer && a.offset() == 0 && a.dtype() == dtype &&
-         a.shape() == shape && a.isContiguous();
+         same(a.shape(), shape) && same(a.strides(), strides);
 }
+
+/// Room for `N` ByteRanges on the stack, left uninitialized: zeroing them
+/// would cost more than the rest of a small call.
+template <size_t N> struct RangeStorage {
+  alignas(ByteRange) unsigned char bytes[N * sizeof(ByteRange)];
+  ByteRange *get() { return reinterpret_cast<ByteRange *>(bytes); }
+};
 
 /// Holds the shared variables' mutexes for the call; unlocks them in
 /// reverse order on every way out.
@@ -69,7 +84,7 @@ constexpr size_t kStackArgs = 64;
 
 const std::shared_ptr<Buffer> *
 Function::reusableBorrowedOutput(size_t o, size_t bytes,
-                                 const std::vector<Array> &inputs) {
+                                 const ByteRange *inputs, size_t count) {
   // A buffer that a shared variable adopted (set_value(y, borrow=true)) is
   // the variable's now. Adoptions are rare: the buffers are checked against
   // the store only when one happened since the last check.
@@ -89,8 +104,8 @@ Function::reusableBorrowedOutput(size_t o, size_t bytes,
     if (b->size() != bytes || !b->isHost())
       continue;
     bool free = true;
-    for (const Array &in : inputs)
-      free = free && !denseRange(in).overlaps(b->range());
+    for (size_t k = 0; k < count; ++k)
+      free = free && !inputs[k].overlaps(b->range());
     if (free)
       return &b;
   }
@@ -102,25 +117,33 @@ bool Function::fastCall(const std::vector<Array> &inputs,
   size_t count = inputs.size();
   if (count != numInputs_)
     return false;
-  for (const Array &in : inputs)
-    if (in.isNull() || !in.buffer()->isHost() || !in.isContiguous())
-      return false;
   const CallPlan *plan = findPlan(inputs.data(), count);
   if (!plan)
     return false;
   size_t numArgs = spec_.args.size();
-  // Input k of the call is argument inputArg(k): inputs come first in the
-  // argument list only by convention, so map them as the spec says.
-  size_t stackArgIndex[kStackArgs];
-  std::vector<size_t> heapArgIndex;
-  size_t *inputArg = stackArgIndex;
+  // Per input k: where its elements are, and their bytes. Input k of the
+  // call is argument inputArg[k].
+  const size_t *inputArg = inputArgs_.data();
+  RangeStorage<kStackArgs> stackRanges;
+  std::vector<ByteRange> heapRanges;
+  ByteRange *range = stackRanges.get();
   if (count > kStackArgs) {
-    heapArgIndex.resize(count);
-    inputArg = heapArgIndex.data();
+    heapRanges.resize(count);
+    range = heapRanges.data();
   }
-  for (size_t i = 0, k = 0; i < numArgs; ++i)
-    if (spec_.args[i].role == ArgRole::Input)
-      inputArg[k++] = i;
+  // Host memory in C order (the plan's strides; an array whose size-1 or
+  // empty dimensions have other strides takes the general path).
+  const Device *host = &hostDevice();
+  for (size_t k = 0; k < count; ++k) {
+    const Array &in = inputs[k];
+    size_t arg = inputArg[k];
+    if (in.isNull() || &in.buffer()->device() != host ||
+        !same(in.strides(), plan->strides[arg]))
+      return false;
+    auto begin = reinterpret_cast<uintptr_t>(in.buffer()->data()) +
+                 uintptr_t(in.offset());
+    new (&range[k]) ByteRange{begin, begin + plan->bytes[arg]};
+  }
   // A written (borrowed) input that overlaps another input is copied first:
   // the general path does that.
   if (writesInputs_)
@@ -128,7 +151,7 @@ bool Function::fastCall(const std::vector<Array> &inputs,
       if (!written_[inputArg[k]])
         continue;
       for (size_t m = 0; m < count; ++m)
-        if (m != k && denseRange(inputs[k]).overlaps(denseRange(inputs[m])))
+        if (m != k && range[k].overlaps(range[m]))
           return false;
     }
   // Shared variables: those a general call found, while the store has not
@@ -146,13 +169,13 @@ bool Function::fastCall(const std::vector<Array> &inputs,
       const SharedVariable &v = *shared->vars[k];
       size_t arg = shared->varArgs[k];
       if (v.dtype() != spec_.args[arg].dtype ||
-          v.shape() != plan->shapes[arg] || !v.storageBuffer() ||
+          !same(v.shape(), plan->shapes[arg]) || !v.storageBuffer() ||
           !v.storageBuffer()->isHost())
         return false;
       ByteRange storage = v.storageRange();
       for (size_t m = 0; m < count; ++m)
         if ((written_[arg] || written_[inputArg[m]]) &&
-            storage.overlaps(denseRange(inputs[m])))
+            storage.overlaps(range[m]))
           return false;
     }
   }
@@ -195,11 +218,11 @@ bool Function::fastCall(const std::vector<Array> &inputs,
     pointers[arg] = w;
   };
   for (size_t k = 0; k < count; ++k)
-    bind(inputArg[k], inputs[k].data());
+    bind(inputArg[k], reinterpret_cast<void *>(range[k].begin));
   for (size_t k = 0; shared && k < shared->vars.size(); ++k) {
     const SharedVariable &v = *shared->vars[k];
-    bind(shared->varArgs[k], static_cast<char *>(v.storageBuffer()->data()) +
-                                 v.storageOffset());
+    bind(shared->varArgs[k],
+         static_cast<char *>(v.storageBuffer()->data()) + v.storageOffset());
   }
 
   // Output buffers: a borrowed output's cached buffer, or fresh memory from
@@ -217,16 +240,14 @@ bool Function::fastCall(const std::vector<Array> &inputs,
     std::shared_ptr<Buffer> fresh;
     const std::shared_ptr<Buffer> *buffer = nullptr;
     if (out.borrow) {
-      buffer = reusableBorrowedOutput(o, bytes, inputs);
+      buffer = reusableBorrowedOutput(o, bytes, range, count);
       if (buffer) {
         counters->recordCopyAvoided(bytes);
         footprint.avoided += bytes;
       } else {
-        std::vector<ByteRange> inUse;
-        for (const Array &in : inputs)
-          inUse.push_back(denseRange(in));
-        Result<std::shared_ptr<Buffer>> made = borrowedOutputBuffer(
-            o, bytes, hostDevice(), inUse, footprint);
+        std::vector<ByteRange> inUse(range, range + count);
+        Result<std::shared_ptr<Buffer>> made =
+            borrowedOutputBuffer(o, bytes, hostDevice(), inUse, footprint);
         if (!made.ok()) {
           status = made.status();
           return true;
@@ -246,7 +267,7 @@ bool Function::fastCall(const std::vector<Array> &inputs,
       fresh = std::move(made).value();
       buffer = &fresh;
     }
-    if (!holds(outputs[o], *buffer, a.dtype, shape)) {
+    if (!holds(outputs[o], *buffer, a.dtype, shape, plan->strides[out.arg])) {
       Result<Array> array = Array::fromBuffer(*buffer, a.dtype, shape);
       if (!array.ok()) {
         status = array.status();
@@ -254,7 +275,7 @@ bool Function::fastCall(const std::vector<Array> &inputs,
       }
       outputs[o] = std::move(array).value();
     }
-    bind(out.arg, outputs[o].data());
+    bind(out.arg, (*buffer)->data());
   }
 
   // The call. The temporaries are counted live for the whole call.
@@ -276,8 +297,8 @@ bool Function::fastCall(const std::vector<Array> &inputs,
     const Array &in = inputs[k];
     const Array &held = outputs[o];
     if (held.buffer() != in.buffer() || held.offset() != in.offset() ||
-        held.dtype() != in.dtype() || held.shape() != in.shape() ||
-        held.strides() != in.strides())
+        held.dtype() != in.dtype() || !same(held.shape(), in.shape()) ||
+        !same(held.strides(), in.strides()))
       outputs[o] = in;
     counters->recordCopyAvoided(in.nbytes());
     footprint.avoided += in.nbytes();

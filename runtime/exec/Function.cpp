@@ -1,9 +1,9 @@
 //===- Function.cpp - calling a compiled function -------------------------===//
 
 #include "runtime/exec/Function.h"
+#include "runtime/core/SharedVariable.h"
 #include "runtime/exec/CallBindings.h"
 #include "runtime/exec/CallPlan.h"
-#include "runtime/core/SharedVariable.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/exec/ShapeChecks.h"
@@ -26,6 +26,8 @@ Function::Function(Runtime &runtime, std::shared_ptr<const Program> program,
   for (size_t i = 0; i < spec.args.size(); ++i) {
     writesInputs_ |= spec.args[i].role == ArgRole::Input && written_[i];
     takesShared_ |= spec.args[i].role == ArgRole::Shared;
+    if (spec.args[i].role == ArgRole::Input)
+      inputArgs_.push_back(i);
   }
   for (const OutputSpec &o : spec.outputs)
     borrowsOutputs_ |= o.borrow;
@@ -349,9 +351,8 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
   std::unique_ptr<CallPlan> uncached;
   TCC_ASSIGN_OR_RETURN(const CallPlan *plan, planFor(inputs, uncached));
   uint64_t generation = runtime_.shared().generation();
-  TCC_RETURN_IF_ERROR(checkSharedArguments(spec_, runtime_.shared(),
-                                           hostDevice(), call.vars,
-                                           call.varArgs));
+  TCC_RETURN_IF_ERROR(checkSharedArguments(
+      spec_, runtime_.shared(), hostDevice(), call.vars, call.varArgs));
   if (takesShared_)
     keepSharedArgs(generation, call.vars, call.varArgs);
   TCC_RETURN_IF_ERROR(checkTemporariesFit(spec_, *plan));

@@ -157,10 +157,10 @@ private:
   Status callGeneral(const std::vector<Array> &inputs,
                      std::vector<Array> &outputs);
   /// Under outputMutex_: a cached buffer of `bytes` for borrowed output `o`
-  /// that overlaps none of `inputs` (contiguous host arrays), or null.
-  const std::shared_ptr<Buffer> *
-  reusableBorrowedOutput(size_t o, size_t bytes,
-                         const std::vector<Array> &inputs);
+  /// that overlaps none of the `count` byte ranges of the inputs, or null.
+  const std::shared_ptr<Buffer> *reusableBorrowedOutput(size_t o, size_t bytes,
+                                                        const ByteRange *inputs,
+                                                        size_t count);
 
   Runtime &runtime_;
   std::shared_ptr<const Program> program_;
@@ -208,6 +208,8 @@ private:
   bool borrowsOutputs_ = false;
   bool takesShared_ = false;
   size_t numInputs_ = 0;
+  /// The argument index of each input, in declaration order.
+  std::vector<size_t> inputArgs_;
 };
 
 } // namespace tcc

@@ -33,8 +33,8 @@ Result<void *> HostRawMemory::rawAllocate(size_t bytes) {
   }
   // Map one huge page more than asked and cut the unaligned ends off: the
   // kernel backs a range with huge pages only where it is 2 MiB aligned.
-  size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes *
-                   kHugePageBytes;
+  size_t rounded =
+      (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   if (rounded < bytes || rounded > SIZE_MAX - kHugePageBytes)
     return allocationFailed(bytes);
   size_t span = rounded + kHugePageBytes;
@@ -62,8 +62,8 @@ void HostRawMemory::rawFree(void *ptr, size_t bytes) noexcept {
     std::free(ptr);
     return;
   }
-  size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes *
-                   kHugePageBytes;
+  size_t rounded =
+      (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   munmap(ptr, rounded);
 }
 
@@ -88,10 +88,20 @@ std::optional<size_t> parseByteSize(const std::string &text) {
     return std::nullopt;
   int shift = 0;
   switch (text[i]) {
-  case 'K': case 'k': shift = 10; break;
-  case 'M': case 'm': shift = 20; break;
-  case 'G': case 'g': shift = 30; break;
-  default: return std::nullopt;
+  case 'K':
+  case 'k':
+    shift = 10;
+    break;
+  case 'M':
+  case 'm':
+    shift = 20;
+    break;
+  case 'G':
+  case 'g':
+    shift = 30;
+    break;
+  default:
+    return std::nullopt;
   }
   if (value > (SIZE_MAX >> shift))
     return std::nullopt;

@@ -37,8 +37,7 @@ void resolve() {
   if (a && f) {
     __atomic_store_n(&hostAlloc, reinterpret_cast<AllocFn>(a),
                      __ATOMIC_RELAXED);
-    __atomic_store_n(&hostFree, reinterpret_cast<FreeFn>(f),
-                     __ATOMIC_RELAXED);
+    __atomic_store_n(&hostFree, reinterpret_cast<FreeFn>(f), __ATOMIC_RELAXED);
   }
   __atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
 }

@@ -85,8 +85,7 @@ TEST_CASE("A shape error is caught after a plan exists, and changes nothing",
   // Through call() too, and with the wrong number of inputs.
   CHECK(f.call({x, wrongRank}).status().code() == ErrorCode::ShapeMismatch);
   CHECK(f.call({x}).status().code() == ErrorCode::InvalidArgument);
-  CHECK(f.callInto({x, Array()}, outputs).code() ==
-        ErrorCode::InvalidArgument);
+  CHECK(f.callInto({x, Array()}, outputs).code() == ErrorCode::InvalidArgument);
   // Nothing changed: the borrowed input holds what it held, nothing counted.
   CHECK(values(x) == values(good));
   Delta d = rt->counters().snapshot() - before;

@@ -108,7 +108,7 @@ TEST_CASE("The bound: blocks freed beyond the cache limit go back at once",
   void *big = allocator.allocate(10000).value(); // 16 KiB class > limit
   REQUIRE(allocator.deallocate(a).ok());
   REQUIRE(allocator.deallocate(b).ok());
-  REQUIRE(allocator.deallocate(c).ok()); // the cache is full
+  REQUIRE(allocator.deallocate(c).ok());   // the cache is full
   REQUIRE(allocator.deallocate(big).ok()); // larger than the limit
   AllocatorStats s = allocator.stats();
   CHECK(s.bytesCached == 8192);
