@@ -276,3 +276,28 @@ TEST_CASE("Repeat calls with shared variables: updates in place, nothing "
   CHECK(st.code() == ErrorCode::ShapeMismatch);
   CHECK(values(storage(var(*rt, "w"))) == held);
 }
+
+TEST_CASE("The compiled code's temporaries come from the host caching "
+          "allocator and are reused by the next call",
+          "[plan]") {
+  // Two matrix products: two temporaries per call (TemporariesTest.cpp).
+  auto rt = loadGraph(R"(tg 1
+func twice(a : f32[N, N], b : f32[N, N]) -> (y : f32[N, N] borrow) {
+  y = matmul(a, b) + matmul(b, a)
+}
+)");
+  Function &f = fn(*rt, "twice");
+  Array a = iota({64, 64}, 0.01f), b = iota({64, 64}, -0.02f);
+  std::vector<Array> outputs;
+  REQUIRE_OK(f.callInto({a, b}, outputs)); // temporaries made and freed
+  AllocatorStats before = hostAllocatorStats();
+  for (int i = 0; i < 10; ++i)
+    REQUIRE_OK(f.callInto({a, b}, outputs));
+  AllocatorStats after = hostAllocatorStats();
+  // The runtime's fast path asks the allocator for nothing (the output is
+  // borrowed), so every request is a temporary of the compiled code.
+  CHECK(after.requests - before.requests >= 20);
+  CHECK(after.reuses - before.reuses == after.requests - before.requests);
+  CHECK(after.allocations == before.allocations);
+  CHECK(after.bytesInUse == before.bytesInUse); // all freed again
+}
