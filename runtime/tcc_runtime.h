@@ -20,6 +20,7 @@
 #include "runtime/exec/Manifest.h"
 #include "runtime/exec/Program.h"
 #include "runtime/exec/Runtime.h"
+#include "runtime/host/HostMemory.h"
 #include "runtime/loader/ManifestText.h"
 #include "runtime/loader/SharedObject.h"
 

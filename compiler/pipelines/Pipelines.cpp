@@ -132,7 +132,11 @@ static std::string stagePipeline(tcc::Stage s,
              "},convert-math-to-funcs,tcc-approximate-math,"
              "convert-math-to-llvm,convert-math-to-libm,"
              "convert-arith-to-llvm,"
-             "convert-index-to-llvm,finalize-memref-to-llvm,"
+             // Temporaries are allocated through the kernels library's
+             // _mlir_memref_to_llvm_alloc, which serves them from the
+             // runtime's host caching allocator (kernels/MemrefAlloc.cpp).
+             "convert-index-to-llvm,"
+             "finalize-memref-to-llvm{use-generic-functions=true},"
              "convert-func-to-llvm,convert-cf-to-llvm,"
              "reconcile-unrealized-casts";
     }

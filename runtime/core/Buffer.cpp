@@ -1,5 +1,6 @@
 // Buffer: Device allocation, adoption of external memory, byte copies.
 #include "runtime/core/Buffer.h"
+#include "runtime/host/HostMemory.h"
 
 #include <cstdio>
 #include <cstring>
@@ -113,6 +114,13 @@ Status checkAllocationFits(Device &device, uint64_t bytes) {
   std::optional<uint64_t> available = availableHostBytes();
   if (!available || bytes <= *available)
     return Status::success();
+  // Blocks the host cache keeps count as used: give them back and look
+  // again before refusing.
+  if (trimHostCache() > 0) {
+    available = availableHostBytes();
+    if (!available || bytes <= *available)
+      return Status::success();
+  }
   return Status::error(ErrorCode::OutOfMemory,
                        "cannot allocate " + bytesText(bytes) + " on " +
                            device.name() + ": only " + bytesText(*available) +

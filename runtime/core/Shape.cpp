@@ -35,11 +35,13 @@ Result<int64_t> checkedNumel(const Shape &shape) {
 }
 
 Result<size_t> checkedNbytes(const Shape &shape, DType dtype) {
-  std::string type = dtypeName(dtype) + shapeToString(shape);
+  // Every call checks its outputs' sizes: the message is built only when
+  // the check fails.
+  auto type = [&] { return dtypeName(dtype) + shapeToString(shape); };
   for (int64_t d : shape)
     if (d < 0)
       return Status::error(ErrorCode::InvalidArgument,
-                           "negative dimension in shape " + type);
+                           "negative dimension in shape " + type());
   // Compiled code computes byte sizes and strides with int64, so every
   // partial product must fit, even when a later dimension is 0.
   int64_t bytes = int64_t(dtypeSize(dtype));
@@ -48,7 +50,7 @@ Result<size_t> checkedNbytes(const Shape &shape, DType dtype) {
     overflow |= __builtin_mul_overflow(bytes, d, &bytes);
   if (overflow)
     return Status::error(ErrorCode::InvalidArgument,
-                         "shape " + type +
+                         "shape " + type() +
                              " has too many elements: its size in bytes "
                              "overflows int64");
   return size_t(bytes);

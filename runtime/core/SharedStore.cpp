@@ -3,6 +3,7 @@
 #include "runtime/core/Npy.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 
 namespace tcc {
@@ -37,6 +38,7 @@ Result<SharedVariable *> SharedStore::create(const std::string &name,
       return duplicateName(name);
     SharedVariable *raw = var.get();
     byName_[name] = raw;
+    generation_.fetch_add(1, std::memory_order_acq_rel);
     vars_.push_back(std::move(var));
     return raw;
   };
@@ -50,6 +52,7 @@ Result<SharedVariable *> SharedStore::create(const std::string &name,
         (*inserted)->storage_ = value.buffer();
         (*inserted)->offset_ = value.offset();
         (*inserted)->ownsStorage_ = false;
+        noteStorageAdoption();
         counters_->recordCopyAvoided((*inserted)->nbytes());
       }
       return inserted;
@@ -82,6 +85,7 @@ Status SharedStore::erase(const std::string &name) {
     auto varLock = var->lock();
     std::lock_guard<std::mutex> lock(mutex_);
     byName_.erase(name);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
     auto it = std::find_if(vars_.begin(), vars_.end(),
                            [&](const auto &v) { return v.get() == var; });
     owned = std::move(*it);
@@ -196,6 +200,18 @@ Status SharedStore::loadNpz(const std::string &path, bool allowMissing,
     TCC_RETURN_IF_ERROR(
         targets[i]->setValueLocked(loaded[i].second, false, allowDowncast));
   return Status::success();
+}
+
+namespace {
+std::atomic<uint64_t> adoptions{0};
+} // namespace
+
+void noteStorageAdoption() {
+  adoptions.fetch_add(1, std::memory_order_acq_rel);
+}
+
+uint64_t storageAdoptions() {
+  return adoptions.load(std::memory_order_acquire);
 }
 
 } // namespace tcc

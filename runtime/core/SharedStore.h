@@ -6,6 +6,7 @@
 #include "runtime/core/SharedVariable.h"
 #include "runtime/core/Value.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +40,11 @@ public:
   bool contains(const std::string &name) const;
   /// Destroys a variable; no other thread may be using it.
   Status erase(const std::string &name);
+  /// Changes whenever a variable is created or erased: what a name refers
+  /// to stays the same while it does not (Function keeps its variables).
+  uint64_t generation() const {
+    return generation_.load(std::memory_order_acquire);
+  }
   /// Number of variables.
   size_t size() const;
   /// All variables in creation order (stable).
@@ -82,9 +88,18 @@ private:
   CountersPtr counters_;
   /// Guards the registry and (with each variable's mutex) storage pointers.
   mutable std::mutex mutex_;
+  std::atomic<uint64_t> generation_{0};
   std::vector<std::unique_ptr<SharedVariable>> vars_;
   std::map<std::string, SharedVariable *> byName_;
 };
+
+/// Records that a shared variable took memory it did not allocate as its
+/// storage (set_value or create with borrow=true).
+void noteStorageAdoption();
+/// How many times that happened in this process: Function reuses its
+/// borrowed output buffers without asking the store whether a variable owns
+/// one while this number stays the same.
+uint64_t storageAdoptions();
 
 } // namespace tcc
 

@@ -171,6 +171,7 @@ Status SharedVariable::setValueLocked(const Value &value, bool borrow,
       storage_ = value.buffer();
       offset_ = value.offset();
       ownsStorage_ = false;
+      noteStorageAdoption();
       counters.recordCopyAvoided(n);
       return Status::success();
     }

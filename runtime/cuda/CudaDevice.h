@@ -14,7 +14,7 @@
 #define TCC_RUNTIME_CUDA_CUDADEVICE_H
 
 #include "runtime/core/Device.h"
-#include "runtime/cuda/CachingAllocator.h"
+#include "runtime/core/CachingAllocator.h"
 #include "runtime/cuda/CudaDriver.h"
 
 #include <memory>

@@ -8,12 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/exec/CallBindings.h"
+#include "runtime/exec/CallPlan.h"
 #include "runtime/exec/CudaSupport.h"
 #include "runtime/exec/Function.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
-#include "runtime/exec/ShapeChecks.h"
 
 #include <optional>
 
@@ -57,14 +56,15 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
                              "' runs on CUDA: " + cuda.status().message());
   Device &device = *cuda.value();
 
-  // 1. Check every input and variable; nothing changes before all pass.
+  // 1. Check every input and variable (CallPlan.h); nothing changes before
+  // all pass.
   size_t numArgs = spec_.args.size();
   std::vector<const Value *> user(numArgs, nullptr);
   std::vector<DeviceArray> args(numArgs);
-  std::vector<bool> written(numArgs, false);
+  std::vector<bool> written = writtenArguments(spec_);
   std::vector<SharedVariable *> vars;
   std::vector<size_t> varArgs;
-  Bindings bindings;
+  std::vector<InputType> types;
   size_t next = 0;
   for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
@@ -81,44 +81,19 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
                                "' is in the memory of " +
                                value.device().name() + "; '" + spec_.name +
                                "' runs on " + device.name());
-    TCC_RETURN_IF_ERROR(bindings.bind(spec_, a, value.dtype(), value.shape()));
+    types.push_back({value.dtype(), &value.shape()});
     user[i] = &value;
     // A host input reaches the code as an upload: the caller's memory is
     // out of reach, so only a device input can be written.
-    written[i] = a.borrow && !value.isHostArray();
+    written[i] = written[i] && !value.isHostArray();
   }
-  TCC_RETURN_IF_ERROR(bindings.checkDerived(spec_));
-  for (size_t i = 0; i < numArgs; ++i) {
-    const ArgSpec &a = spec_.args[i];
-    if (a.role != ArgRole::Shared)
-      continue;
-    TCC_ASSIGN_OR_RETURN(SharedVariable * v, runtime_.shared().lookup(a.name));
-    if (&v->device() != &device)
-      return Status::error(ErrorCode::Unsupported,
-                           "shared variable '" + a.name + "' lives on " +
-                               v->device().name() + "; '" + spec_.name +
-                               "' runs on " + device.name());
-    Shape declared;
-    for (const DimSpec &d : a.dims)
-      declared.push_back(d.size);
-    if (v->dtype() != a.dtype || v->shape() != declared)
-      return Status::error(
-          ErrorCode::ShapeMismatch,
-          "shared variable '" + a.name + "' is " + dtypeName(v->dtype()) +
-              shapeToString(v->shape()) + " but '" + spec_.name +
-              "' was compiled for " + describeSpec(a));
-    vars.push_back(v);
-    varArgs.push_back(i);
-    for (const std::string &u : spec_.updates)
-      written[i] = written[i] || u == a.name;
-  }
-  // The sizes the compiled code takes for granted (Function.cpp).
-  TCC_RETURN_IF_ERROR(checkShapes(spec_, bindings));
-  for (const OutputSpec &o : spec_.outputs) {
-    const ArgSpec &a = spec_.args[o.arg];
-    if (a.role == ArgRole::Output)
-      TCC_RETURN_IF_ERROR(bindings.shapeOf(spec_, a).status());
-  }
+  // The compiled code's temporaries come from the device's caching
+  // allocator, which reports its own failures.
+  TCC_ASSIGN_OR_RETURN(CallPlan plan,
+                       buildCallPlan(spec_, types,
+                                     /*checkTemporaries=*/false));
+  TCC_RETURN_IF_ERROR(
+      checkSharedArguments(spec_, runtime_.shared(), device, vars, varArgs));
   MemoryCounters *counters = counters_.get();
   counters->recordCall();
   // The compiled code's temporaries come from the device's caching
@@ -175,8 +150,8 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     const ArgSpec &a = spec_.args[out.arg];
     if (a.role != ArgRole::Output)
       continue;
-    TCC_ASSIGN_OR_RETURN(Shape shape, bindings.shapeOf(spec_, a));
-    TCC_ASSIGN_OR_RETURN(size_t bytes, checkedNbytes(shape, a.dtype));
+    const Shape &shape = plan.shapes[out.arg];
+    size_t bytes = plan.bytes[out.arg];
     std::shared_ptr<Buffer> buffer;
     if (out.borrow) {
       std::vector<ByteRange> inUse;

@@ -1,7 +1,9 @@
 //===- Function.cpp - calling a compiled function -------------------------===//
 
 #include "runtime/exec/Function.h"
+#include "runtime/core/SharedVariable.h"
 #include "runtime/exec/CallBindings.h"
+#include "runtime/exec/CallPlan.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/exec/ShapeChecks.h"
@@ -19,7 +21,19 @@ Function::Function(Runtime &runtime, std::shared_ptr<const Program> program,
     : runtime_(runtime), program_(std::move(program)), spec_(spec),
       entry_(entry),
       counters_(std::make_shared<MemoryCounters>(runtime.countersPtr())),
-      borrowedOutputs_(spec.outputs.size()) {}
+      borrowedOutputs_(spec.outputs.size()), written_(writtenArguments(spec)),
+      numInputs_(spec.numInputs()) {
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    writesInputs_ |= spec.args[i].role == ArgRole::Input && written_[i];
+    takesShared_ |= spec.args[i].role == ArgRole::Shared;
+    if (spec.args[i].role == ArgRole::Input)
+      inputArgs_.push_back(i);
+  }
+  for (const OutputSpec &o : spec.outputs)
+    borrowsOutputs_ |= o.borrow;
+}
+
+Function::~Function() = default;
 
 /// What one call works with.
 struct Function::CallState {
@@ -209,17 +223,98 @@ Function::callValues(const std::vector<Value> &inputs) {
 }
 
 Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
+  std::vector<Array> outputs;
+  TCC_RETURN_IF_ERROR(callInto(inputs, outputs));
+  return outputs;
+}
+
+Status Function::callInto(const std::vector<Array> &inputs,
+                          std::vector<Array> &outputs) {
+  if (&inputs == &outputs) {
+    std::vector<Array> copy = inputs;
+    return callInto(copy, outputs);
+  }
   if (target() == Target::Cuda) {
     TCC_ASSIGN_OR_RETURN(
         std::vector<Value> results,
         callOnDevice(std::vector<Value>(inputs.begin(), inputs.end()),
                      /*hostResults=*/true));
-    std::vector<Array> arrays;
+    outputs.clear();
     for (const Value &v : results)
-      arrays.push_back(*v.hostArray());
-    return arrays;
+      outputs.push_back(*v.hostArray());
+    return Status::success();
   }
-  size_t numInputs = spec_.numInputs();
+  Status status;
+  if (!runtime_.debug() && fastCall(inputs, outputs, status))
+    return status;
+  return callGeneral(inputs, outputs);
+}
+
+const CallPlan *Function::findPlan(const Array *inputs, size_t count) const {
+  for (const std::atomic<const CallPlan *> &slot : planSlots_) {
+    const CallPlan *plan = slot.load(std::memory_order_acquire);
+    if (!plan)
+      return nullptr;
+    if (plan->matches(inputs, count))
+      return plan;
+  }
+  return nullptr;
+}
+
+Result<const CallPlan *>
+Function::planFor(const std::vector<Array> &inputs,
+                  std::unique_ptr<CallPlan> &uncached) {
+  if (const CallPlan *plan = findPlan(inputs.data(), inputs.size()))
+    return plan;
+  std::vector<InputType> types;
+  types.reserve(inputs.size());
+  for (const Array &a : inputs)
+    types.push_back({a.dtype(), &a.shape()});
+  TCC_ASSIGN_OR_RETURN(CallPlan built,
+                       buildCallPlan(spec_, types, /*checkTemporaries=*/true));
+  std::lock_guard<std::mutex> lock(planMutex_);
+  if (const CallPlan *plan = findPlan(inputs.data(), inputs.size()))
+    return plan; // another thread was first
+  // Past kMaxPlans signatures, a plan serves its call only. A plan whose
+  // slot is taken by a newer one stays owned: a reader may still hold it.
+  if (plans_.size() == kMaxPlans) {
+    uncached = std::make_unique<CallPlan>(std::move(built));
+    return uncached.get();
+  }
+  plans_.push_back(std::make_unique<CallPlan>(std::move(built)));
+  const CallPlan *plan = plans_.back().get();
+  planSlots_[nextSlot_++ % kPlanSlots].store(plan, std::memory_order_release);
+  return plan;
+}
+
+void Function::keepSharedArgs(uint64_t generation,
+                              const std::vector<SharedVariable *> &vars,
+                              const std::vector<size_t> &varArgs) {
+  const SharedArgs *current = sharedArgs_.load(std::memory_order_acquire);
+  if (current && current->generation == generation)
+    return;
+  std::lock_guard<std::mutex> lock(planMutex_);
+  if (sharedArgsKept_.size() == kMaxPlans)
+    return; // the store changes too often: the general path looks them up
+  auto kept = std::make_unique<SharedArgs>();
+  kept->generation = generation;
+  kept->vars = vars;
+  kept->varArgs = varArgs;
+  std::vector<SharedVariable *> order = vars;
+  std::sort(order.begin(), order.end(),
+            [](const SharedVariable *a, const SharedVariable *b) {
+              return a->id() < b->id();
+            });
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (SharedVariable *v : order)
+    kept->lockOrder.push_back(&v->mutex());
+  sharedArgs_.store(kept.get(), std::memory_order_release);
+  sharedArgsKept_.push_back(std::move(kept));
+}
+
+Status Function::callGeneral(const std::vector<Array> &inputs,
+                             std::vector<Array> &outputs) {
+  size_t numInputs = numInputs_;
   if (inputs.size() != numInputs)
     return Status::error(ErrorCode::InvalidArgument,
                          "'" + spec_.name + "' takes " +
@@ -227,14 +322,14 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                              std::to_string(inputs.size()));
   bool debug = runtime_.debug();
 
-  // 1. Check every input and bind the symbolic dimensions. Nothing has
-  // changed and nothing is allocated until all checks pass.
+  // 1. Check every input against the plan of its signature, and the shared
+  // variables. Nothing has changed and nothing is allocated until all
+  // checks pass.
   CallState call;
   size_t numArgs = spec_.args.size();
   call.user.resize(numArgs);
   call.args.resize(numArgs);
-  call.written.assign(numArgs, false);
-  Bindings bindings;
+  call.written = written_;
   size_t next = 0;
   for (size_t i = 0; i < numArgs; ++i) {
     const ArgSpec &a = spec_.args[i];
@@ -250,82 +345,19 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                            "input '" + a.name +
                                "' is in device memory; this "
                                "function runs on the host");
-    TCC_RETURN_IF_ERROR(bindings.bind(spec_, a, value.dtype(), value.shape()));
     call.user[i] = &value;
     call.args[i] = value;
-    call.written[i] = a.borrow;
   }
-  TCC_RETURN_IF_ERROR(bindings.checkDerived(spec_));
-  for (size_t i = 0; i < numArgs; ++i) {
-    const ArgSpec &a = spec_.args[i];
-    if (a.role != ArgRole::Shared)
-      continue;
-    TCC_ASSIGN_OR_RETURN(SharedVariable * v, runtime_.shared().lookup(a.name));
-    if (!v->device().isHost())
-      return Status::error(ErrorCode::Unsupported,
-                           "shared variable '" + a.name +
-                               "' lives on a device; this function runs on "
-                               "the host");
-    Shape declared;
-    for (const DimSpec &d : a.dims)
-      declared.push_back(d.size);
-    if (v->dtype() != a.dtype || v->shape() != declared)
-      return Status::error(
-          ErrorCode::ShapeMismatch,
-          "shared variable '" + a.name + "' is " + dtypeName(v->dtype()) +
-              shapeToString(v->shape()) + " but '" + spec_.name +
-              "' was compiled for " + describeSpec(a));
-    call.vars.push_back(v);
-    call.varArgs.push_back(i);
-    for (const std::string &u : spec_.updates)
-      call.written[i] = call.written[i] || u == a.name;
-  }
-  // The sizes the compiled code takes for granted (equal dynamic sizes,
-  // slice ends, reshape counts): a wrong one would read or write out of
-  // bounds, so it is an error here, before anything changes.
-  TCC_RETURN_IF_ERROR(checkShapes(spec_, bindings));
-  // Bound symbols can make an output's size overflow: an error here, before
-  // anything changes, rather than a wrapped size in the compiled code.
-  for (size_t o = 0; o < spec_.outputs.size(); ++o) {
-    const ArgSpec &a = spec_.args[spec_.outputs[o].arg];
-    if (a.role != ArgRole::Output)
-      continue;
-    TCC_ASSIGN_OR_RETURN(Shape shape, bindings.shapeOf(spec_, a));
-    if (Result<size_t> bytes = checkedNbytes(shape, a.dtype); !bytes.ok())
-      return Status::error(bytes.status().code(),
-                           "output '" + a.name + "' of '" + spec_.name +
-                               "': " + bytes.status().message());
-  }
-  // Temporaries the compiled code will allocate: refused here, with the
-  // source location, rather than a failed malloc inside compiled code; and
-  // counted (those whose size the compiler could name).
-  uint64_t temporaries = 0, temporaryBytes = 0;
-  for (const TempSpec &t : spec_.temporaries) {
-    Shape shape;
-    bool known = true;
-    for (const DimSpec &d : t.dims) {
-      Result<int64_t> size =
-          d.symbol == "?" ? Result<int64_t>(0) : bindings.sizeOf(d);
-      known = known && d.symbol != "?" && size.ok();
-      shape.push_back(size.ok() ? size.value() : 0);
-    }
-    if (!known)
-      continue;
-    Status fits;
-    Result<size_t> bytes = checkedNbytes(shape, t.dtype);
-    if (!bytes.ok())
-      fits = bytes.status();
-    else
-      fits = checkAllocationFits(hostDevice(), bytes.value());
-    if (!fits.ok())
-      return Status::error(fits.code(),
-                           "temporary " + std::string(dtypeName(t.dtype)) +
-                               shapeToString(shape) + " of '" + spec_.name +
-                               "' at " + t.where + ": " + fits.message());
-    // Each fits in memory, so their sum cannot wrap.
-    ++temporaries;
-    temporaryBytes += bytes.value();
-  }
+  std::unique_ptr<CallPlan> uncached;
+  TCC_ASSIGN_OR_RETURN(const CallPlan *plan, planFor(inputs, uncached));
+  uint64_t generation = runtime_.shared().generation();
+  TCC_RETURN_IF_ERROR(checkSharedArguments(
+      spec_, runtime_.shared(), hostDevice(), call.vars, call.varArgs));
+  if (takesShared_)
+    keepSharedArgs(generation, call.vars, call.varArgs);
+  TCC_RETURN_IF_ERROR(checkTemporariesFit(spec_, *plan));
+  uint64_t temporaries = plan->temporaries;
+  uint64_t temporaryBytes = plan->temporaryBytes;
   // Debug mode: an input must not be a borrowed output gone stale. Then
   // every borrowed output handed out so far goes stale.
   if (debug) {
@@ -391,8 +423,8 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     const ArgSpec &a = spec_.args[out.arg];
     if (a.role != ArgRole::Output)
       continue;
-    TCC_ASSIGN_OR_RETURN(Shape shape, bindings.shapeOf(spec_, a));
-    TCC_ASSIGN_OR_RETURN(size_t bytes, checkedNbytes(shape, a.dtype));
+    const Shape &shape = plan->shapes[out.arg];
+    size_t bytes = plan->bytes[out.arg];
     std::shared_ptr<Buffer> buffer;
     if (out.borrow) {
       std::vector<ByteRange> inUse;
@@ -415,15 +447,15 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   if (debug)
     TCC_RETURN_IF_ERROR(debugBefore(call));
 
-  // 5. The call.
-  MemrefDescriptorList descriptors;
-  size_t totalRank = 0;
-  for (const Array &a : call.args)
-    totalRank += a.ndim();
-  descriptors.reserve(numArgs, totalRank);
-  for (const Array &a : call.args)
-    descriptors.add(a.data(), a.shape());
-  std::vector<void *> pointers = descriptors.pointers();
+  // 5. The call: the plan's descriptors with this call's pointers (every
+  // argument is C-contiguous by now, in the plan's shapes).
+  std::vector<int64_t> words = plan->descriptorWords;
+  std::vector<void *> pointers(numArgs);
+  for (size_t i = 0; i < numArgs; ++i) {
+    int64_t *w = words.data() + plan->descriptorStarts[i];
+    w[0] = w[1] = reinterpret_cast<int64_t>(call.args[i].data());
+    pointers[i] = w;
+  }
   // The temporaries are counted live for the whole call: the manifest does
   // not say when the compiled code frees each one.
   if (temporaries)
@@ -433,7 +465,8 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
     counters->recordTemporariesFreed(temporaryBytes);
   footprint.allocated += temporaryBytes;
 
-  std::vector<Array> results;
+  std::vector<Array> &results = outputs;
+  results.clear();
   results.reserve(spec_.outputs.size());
   for (const OutputSpec &out : spec_.outputs) {
     results.push_back(call.args[out.arg]);
@@ -446,7 +479,7 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
                                 footprint.allocated + footprint.avoided);
   if (debug)
     TCC_RETURN_IF_ERROR(debugAfter(call, results));
-  return results;
+  return Status::success();
 }
 
 Status Function::debugBefore(CallState &call) {

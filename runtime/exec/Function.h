@@ -8,6 +8,8 @@
 #include "runtime/core/Value.h"
 #include "runtime/exec/Program.h"
 
+#include <array>
+#include <atomic>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -18,6 +20,7 @@ namespace tcc {
 
 class Runtime;
 class SharedVariable;
+struct CallPlan;
 
 /// A compiled function bound to a runtime's shared variables. `call`
 /// applies the memory contract of its manifest:
@@ -71,6 +74,7 @@ class Function {
 public:
   Function(Runtime &runtime, std::shared_ptr<const Program> program,
            const FunctionSpec &spec, EntryPoint entry);
+  ~Function();
 
   const FunctionSpec &spec() const { return spec_; }
   const std::string &name() const { return spec_.name; }
@@ -86,6 +90,18 @@ public:
   }
   /// Calls a function without inputs.
   Result<std::vector<Array>> call() { return call(std::vector<Array>()); }
+
+  /// The fast entry for calls in a loop: inputs in declaration order, the
+  /// outputs put into `outputs` (resized to the number of outputs). The
+  /// same contract and checks as call(). A handle in `outputs` that already
+  /// holds what the call returns (a borrowed output's buffer, reused) is
+  /// kept as it is, so that a repeat call with the same input shapes and
+  /// host inputs that are contiguous and alias nothing the call writes
+  /// allocates nothing but its fresh outputs, looks nothing up by name and
+  /// builds no string (docs/embedding.md#calls-in-a-loop). On error the call
+  /// changed no input and no shared variable; `outputs` may have changed.
+  Status callInto(const std::vector<Array> &inputs,
+                  std::vector<Array> &outputs);
 
   /// Calls with host arrays or (CUDA functions) device arrays, inputs in
   /// declaration order. Host functions take and return host arrays. CUDA
@@ -120,6 +136,31 @@ private:
                                           bool hostResults);
   Status debugBefore(CallState &call);
   Status debugAfter(CallState &call, std::vector<Array> &results);
+  /// The plan of a signature seen before, or null.
+  const CallPlan *findPlan(const Array *inputs, size_t count) const;
+  /// The plan of `inputs`' signature: found, or built and kept (in
+  /// `uncached` when the function keeps too many plans already).
+  Result<const CallPlan *> planFor(const std::vector<Array> &inputs,
+                                   std::unique_ptr<CallPlan> &uncached);
+  /// The host path when it needs nothing the fast path leaves out: returns
+  /// false, having changed nothing, when the call needs the general path
+  /// (debug mode, copies, shared variables not seen before, a new
+  /// signature or an error).
+  bool fastCall(const std::vector<Array> &inputs, std::vector<Array> &outputs,
+                Status &status);
+  /// Keeps the shared variables a general call found at store generation
+  /// `generation`, for the fast path.
+  void keepSharedArgs(uint64_t generation,
+                      const std::vector<SharedVariable *> &vars,
+                      const std::vector<size_t> &varArgs);
+  /// The host path for every call.
+  Status callGeneral(const std::vector<Array> &inputs,
+                     std::vector<Array> &outputs);
+  /// Under outputMutex_: a cached buffer of `bytes` for borrowed output `o`
+  /// that overlaps none of the `count` byte ranges of the inputs, or null.
+  const std::shared_ptr<Buffer> *reusableBorrowedOutput(size_t o, size_t bytes,
+                                                        const ByteRange *inputs,
+                                                        size_t count);
 
   Runtime &runtime_;
   std::shared_ptr<const Program> program_;
@@ -130,6 +171,45 @@ private:
   /// output, so that `y = f(y)` alternates between them without allocating.
   std::mutex outputMutex_;
   std::vector<std::vector<std::shared_ptr<Buffer>>> borrowedOutputs_;
+  /// storageAdoptions() when the buffers above were last checked against
+  /// the shared variables (guarded by outputMutex_).
+  uint64_t checkedAdoptions_ = ~uint64_t(0);
+
+  /// Plans by input signature. Readers scan the slots without a lock; a
+  /// plan, once published, lives as long as the function (plans_ owns it),
+  /// so a slot that is overwritten never frees what a reader holds.
+  static constexpr size_t kPlanSlots = 8;
+  static constexpr size_t kMaxPlans = 64;
+  std::array<std::atomic<const CallPlan *>, kPlanSlots> planSlots_{};
+  std::mutex planMutex_;
+  std::vector<std::unique_ptr<CallPlan>> plans_;
+  size_t nextSlot_ = 0;
+
+  /// The shared variables of the function as found at one generation of the
+  /// store (SharedStore::generation): while it stays the same, the names
+  /// refer to the same variables. Published like plans: the newest one is
+  /// read without a lock, older ones stay owned (at most kMaxPlans).
+  struct SharedArgs {
+    uint64_t generation = 0;
+    std::vector<SharedVariable *> vars;
+    std::vector<size_t> varArgs;
+    /// The variables' mutexes, each once, in SharedStore::lockInOrder's
+    /// order (by variable id).
+    std::vector<std::mutex *> lockOrder;
+  };
+  std::atomic<const SharedArgs *> sharedArgs_{nullptr};
+  std::vector<std::unique_ptr<SharedArgs>> sharedArgsKept_;
+
+  /// From the spec, once: the arguments a call may write, whether any input
+  /// is written, whether any output is borrowed, and whether the function
+  /// takes shared variables.
+  std::vector<bool> written_;
+  bool writesInputs_ = false;
+  bool borrowsOutputs_ = false;
+  bool takesShared_ = false;
+  size_t numInputs_ = 0;
+  /// The argument index of each input, in declaration order.
+  std::vector<size_t> inputArgs_;
 };
 
 } // namespace tcc

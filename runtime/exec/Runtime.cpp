@@ -3,6 +3,7 @@
 #include "runtime/exec/Runtime.h"
 #include "runtime/exec/CudaSupport.h"
 #include "runtime/exec/Initializers.h"
+#include "runtime/host/HostMemory.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -98,6 +99,7 @@ Status Runtime::load(std::shared_ptr<const Program> program) {
   // Check everything before changing anything, the CPU first: code with
   // instructions this CPU lacks would die of SIGILL.
   TCC_RETURN_IF_ERROR(checkCpuFeatures(manifest));
+  TCC_RETURN_IF_ERROR(checkHostCacheLimitVariable());
   for (const FunctionSpec &f : manifest.functions) {
     if (functions_.count(f.name))
       return Status::error(ErrorCode::InvalidArgument,

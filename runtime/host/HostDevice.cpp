@@ -1,5 +1,7 @@
-// HostDevice: CPU memory with 64-byte aligned, non-throwing allocation.
+// HostDevice: CPU memory with 64-byte aligned, non-throwing allocation from
+// the host caching allocator (HostMemory.h).
 #include "runtime/core/Device.h"
+#include "runtime/host/HostMemory.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -22,18 +24,13 @@ public:
       return Status::error(ErrorCode::OutOfMemory, "host allocation of " +
                                                        std::to_string(bytes) +
                                                        " bytes is too large");
-    size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    if (rounded == 0)
-      rounded = kAlignment;
-    void *p = std::aligned_alloc(kAlignment, rounded);
-    if (!p)
-      return Status::error(ErrorCode::OutOfMemory, "host allocation of " +
-                                                       std::to_string(bytes) +
-                                                       " bytes failed");
-    return p;
+    return hostAllocator().allocate(bytes);
   }
 
-  void deallocate(void *ptr, size_t) noexcept override { std::free(ptr); }
+  void deallocate(void *ptr, size_t) noexcept override {
+    // Every pointer comes from allocate(): Buffer frees each once.
+    (void)hostAllocator().deallocate(ptr);
+  }
 
   Status copyFromHost(void *dst, const void *src, size_t bytes) override {
     return copy(dst, src, bytes);

@@ -1,5 +1,5 @@
 // The caching allocator's logic, over host memory (no GPU needed).
-#include "runtime/cuda/CachingAllocator.h"
+#include "runtime/core/CachingAllocator.h"
 #include "test/runtime/TestUtil.h"
 
 #include <cstdlib>

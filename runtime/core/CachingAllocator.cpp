@@ -1,11 +1,10 @@
 //===- CachingAllocator.cpp - size-class free lists over a raw allocator -===//
 
-#include "runtime/cuda/CachingAllocator.h"
+#include "runtime/core/CachingAllocator.h"
 
 #include <algorithm>
 
 namespace tcc {
-namespace cuda {
 namespace {
 
 constexpr size_t kMinClass = 512;
@@ -16,7 +15,7 @@ constexpr size_t kLargeGranule = size_t(2) << 20; // 2 MiB
 
 CachingAllocator::~CachingAllocator() {
   std::lock_guard<std::mutex> lock(mutex_);
-  trimLocked();
+  trimLocked(0);
 }
 
 size_t CachingAllocator::sizeClass(size_t bytes) {
@@ -36,7 +35,7 @@ size_t CachingAllocator::sizeClass(size_t bytes) {
 Result<void *> CachingAllocator::allocate(size_t bytes) {
   size_t c = sizeClass(bytes);
   if (c == 0)
-    return Status::error(ErrorCode::OutOfMemory, "device allocation of " +
+    return Status::error(ErrorCode::OutOfMemory, "allocation of " +
                                                      std::to_string(bytes) +
                                                      " bytes is too large");
   std::lock_guard<std::mutex> lock(mutex_);
@@ -52,7 +51,7 @@ Result<void *> CachingAllocator::allocate(size_t bytes) {
     if (!fresh.ok() && fresh.status().code() == ErrorCode::OutOfMemory &&
         stats_.bytesCached > 0) {
       // Cached blocks of other classes may be what the backend lacks.
-      trimLocked();
+      trimLocked(0);
       ++stats_.retries;
       fresh = backend_.rawAllocate(c);
     }
@@ -74,33 +73,46 @@ Status CachingAllocator::deallocate(void *ptr) {
   auto it = live_.find(ptr);
   if (it == live_.end())
     return Status::error(ErrorCode::InvalidArgument,
-                         "device free of a pointer that is not a live "
-                         "allocation");
+                         "free of a pointer that is not a live allocation");
   size_t c = it->second;
   live_.erase(it);
-  free_[c].push_back(ptr);
   stats_.bytesInUse -= c;
-  stats_.bytesCached += c;
   ++stats_.frees;
+  if (c > stats_.cacheLimit || stats_.bytesCached > stats_.cacheLimit - c) {
+    backend_.rawFree(ptr, c);
+    ++stats_.backendFrees;
+    ++stats_.overLimit;
+    return Status::success();
+  }
+  free_[c].push_back(ptr);
+  stats_.bytesCached += c;
   return Status::success();
 }
 
 size_t CachingAllocator::trim() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return trimLocked();
+  return trimLocked(0);
 }
 
-size_t CachingAllocator::trimLocked() {
+void CachingAllocator::setCacheLimit(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.cacheLimit = bytes;
+  trimLocked(bytes);
+}
+
+size_t CachingAllocator::trimLocked(size_t keep) {
+  // Largest classes first: they hold the most memory per block.
   size_t released = 0;
-  for (auto &[c, blocks] : free_) {
-    for (void *ptr : blocks) {
-      backend_.rawFree(ptr, c);
-      released += c;
+  for (auto it = free_.rbegin();
+       it != free_.rend() && stats_.bytesCached - released > keep; ++it) {
+    std::vector<void *> &blocks = it->second;
+    while (!blocks.empty() && stats_.bytesCached - released > keep) {
+      backend_.rawFree(blocks.back(), it->first);
+      blocks.pop_back();
+      released += it->first;
       ++stats_.backendFrees;
     }
-    blocks.clear();
   }
-  free_.clear();
   stats_.bytesCached -= released;
   return released;
 }
@@ -116,5 +128,4 @@ AllocatorStats CachingAllocator::stats() const {
   return stats_;
 }
 
-} // namespace cuda
 } // namespace tcc

@@ -1,0 +1,34 @@
+//===- HostAllocEntry.cpp - the host allocator for compiled code ----------===//
+//
+// Compiled host code allocates its temporaries through
+// `_mlir_memref_to_llvm_alloc`, which the kernels library provides
+// (runtime/kernels/MemrefAlloc.cpp). The kernels library finds these two
+// entry points in the process by name, so that the temporaries of a call
+// come from the same caching allocator as every host array: a repeat call
+// reuses the blocks its previous call freed instead of faulting in fresh
+// pages. Plain C ABI, exported from libtcc_runtime.so.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/host/HostMemory.h"
+
+#include <cstdlib>
+
+extern "C" {
+
+/// A block of `bytes` from the host caching allocator (64-byte aligned,
+/// 2 MiB aligned from 2 MiB on), or null when none can be had.
+__attribute__((visibility("default"))) void *tcc_host_alloc(size_t bytes) {
+  tcc::Result<void *> block = tcc::hostAllocator().allocate(bytes);
+  return block.ok() ? block.value() : nullptr;
+}
+
+/// Returns a block of tcc_host_alloc to the cache. A pointer the allocator
+/// did not hand out came from the C library (an alignment above 64 bytes):
+/// it goes back there.
+__attribute__((visibility("default"))) void tcc_host_free(void *ptr) {
+  if (ptr && !tcc::hostAllocator().deallocate(ptr).ok())
+    std::free(ptr);
+}
+
+} // extern "C"
