@@ -55,7 +55,10 @@ struct MatmulToBlasPass
     SmallVector<linalg::LinalgOp> products;
     SmallVector<linalg::GenericOp> rowProducts;
     module.walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
+              linalg::MatmulTransposeAOp, linalg::MatmulTransposeBOp,
+              linalg::BatchMatmulTransposeAOp, linalg::BatchMatmulTransposeBOp>(
+              op) &&
           op.hasPureBufferSemantics())
         products.push_back(op);
       else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -139,6 +142,18 @@ struct MatmulToBlasPass
            mul.getRhs() == body.getArgument(1);
   }
 
+  /// A view of `v` with its last two dimensions swapped: the kernel reads
+  /// its strides and passes BLAS a transpose flag (Blas.cpp, layout()).
+  static Value transposedView(OpBuilder &b, Location loc, Value v) {
+    int64_t rank = cast<MemRefType>(v.getType()).getRank();
+    SmallVector<unsigned> perm;
+    for (int64_t d = 0; d < rank - 2; ++d)
+      perm.push_back(d);
+    perm.append({unsigned(rank - 1), unsigned(rank - 2)});
+    AffineMap map = AffineMap::getPermutationMap(perm, b.getContext());
+    return b.create<memref::TransposeOp>(loc, v, AffineMapAttr::get(map));
+  }
+
   void rewrite(ModuleOp module, linalg::LinalgOp op) {
     Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
     Value out = op.getDpsInits()[0];
@@ -148,12 +163,19 @@ struct MatmulToBlasPass
     if (!isBlasOperand(lhs, element) || !isBlasOperand(rhs, element) ||
         !isBlasOperand(out, element))
       return;
-    int64_t rank = isa<linalg::BatchMatmulOp>(op) ? 3 : 2;
+    bool batch = isa<linalg::BatchMatmulOp, linalg::BatchMatmulTransposeAOp,
+                     linalg::BatchMatmulTransposeBOp>(op);
+    int64_t rank = batch ? 3 : 2;
     std::string name =
         std::string(rank == 3 ? "tcc_batch_matmul_" : "tcc_matmul_") +
         (element.isF32() ? "f32" : "f64");
+    // Any strides: a transposed operand is a strided view of its buffer.
+    MLIRContext *ctx = module.getContext();
     auto dynamic = MemRefType::get(
-        SmallVector<int64_t>(rank, ShapedType::kDynamic), element);
+        SmallVector<int64_t>(rank, ShapedType::kDynamic), element,
+        StridedLayoutAttr::get(
+            ctx, ShapedType::kDynamic,
+            SmallVector<int64_t>(rank, ShapedType::kDynamic)));
     OpBuilder declare(module.getContext());
     auto callee = module.lookupSymbol<func::FuncOp>(name);
     if (!callee) {
@@ -165,6 +187,10 @@ struct MatmulToBlasPass
       callee->setAttr("llvm.emit_c_interface", declare.getUnitAttr());
     }
     OpBuilder b(op);
+    if (isa<linalg::MatmulTransposeAOp, linalg::BatchMatmulTransposeAOp>(op))
+      lhs = transposedView(b, op.getLoc(), lhs);
+    if (isa<linalg::MatmulTransposeBOp, linalg::BatchMatmulTransposeBOp>(op))
+      rhs = transposedView(b, op.getLoc(), rhs);
     SmallVector<Value> args;
     for (Value v : {lhs, rhs, out})
       args.push_back(b.create<memref::CastOp>(op.getLoc(), dynamic, v));

@@ -101,8 +101,15 @@ static std::string stagePipeline(tcc::Stage s,
            "linalg-fuse-elementwise-ops,canonicalize,cse";
   case tcc::Stage::Bufferized:
     // Shared variables and outputs become arguments with explicit
-    // writability, then One-Shot Bufferize decides every buffer.
-    return "tc-lower-shared-variables,tc-outputs-to-destinations,"
+    // writability, then One-Shot Bufferize decides every buffer. On the
+    // host, a product reads a transposed operand in place (BLAS takes a
+    // flag); the GPU kernels keep reading a materialized one. An epilogue
+    // writes over the product it reads, so both live in the output.
+    return std::string(options.target == tcc::CompileTarget::Nvptx
+                           ? ""
+                           : "tcc-transpose-into-matmul,") +
+           "tcc-epilogue-in-place,tc-lower-shared-variables,tc-outputs-to-"
+           "destinations,"
            "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
            "one-shot-bufferize{bufferize-function-boundaries "
            "function-boundary-type-conversion=identity-layout-map},"
@@ -110,7 +117,9 @@ static std::string stagePipeline(tcc::Stage s,
   case tcc::Stage::Loops:
     return "tcc-matmul-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-           "func.func(convert-linalg-to-loops),canonicalize";
+           // Parallel dimensions become scf.parallel, whose outermost
+           // dimension tcc-parallel-loops splits across threads.
+           "func.func(convert-linalg-to-parallel-loops),canonicalize";
   case tcc::Stage::LlvmMlir:
     // expand-strided-metadata makes affine.apply for dynamic offsets
     // (subviews of concat results): lower-affine must run after it too.
@@ -125,7 +134,7 @@ static std::string stagePipeline(tcc::Stage s,
       else
         llvm::consumeError(cpu.takeError()); // reported with the target machine
       return std::string(
-                 "tcc-mark-entry-points,lower-affine,"
+                 "tcc-mark-entry-points,tcc-parallel-loops,lower-affine,"
                  "expand-strided-metadata,lower-affine,"
                  "convert-scf-to-cf,tcc-expand-half-floats{hardware-f16=") +
              (f16c ? "true" : "false") +

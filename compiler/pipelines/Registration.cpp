@@ -7,12 +7,15 @@
 #include "compiler/pipelines/Registration.h"
 #include "compiler/pipelines/ApproximateMath.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
+#include "compiler/pipelines/EpilogueInPlace.h"
 #include "compiler/pipelines/ExpandHalfFloats.h"
 #include "compiler/pipelines/GpuDeviceMemory.h"
 #include "compiler/pipelines/GpuMergeModules.h"
 #include "compiler/pipelines/LinalgToGpu.h"
 #include "compiler/pipelines/MatmulToBlas.h"
+#include "compiler/pipelines/ParallelLoops.h"
 #include "compiler/pipelines/StripTcRecords.h"
+#include "compiler/pipelines/TransposeIntoMatmul.h"
 #include "dialects/tc/Conversion/Passes.h"
 #include "dialects/tc/IR/TcDialect.h"
 #include "dialects/tc/Transforms/Passes.h"
@@ -97,6 +100,10 @@ void tcc::registerCompilerPasses() {
     registerPass([] { return tcc::createLinalgToGpuPass(); });
     registerPass([] { return tcc::createGpuDeviceMemoryPass(); });
     registerPass([] { return tcc::createGpuMergeModulesPass(); });
+    registerPass([] { return tcc::createTransposeIntoMatmulPass(); });
+    registerPass([] { return tcc::createEpilogueInPlacePass(); });
+    registerPass(
+        [] { return tcc::createParallelLoopsPass(tcc::kParallelGrain); });
     return true;
   }();
   (void)done;

@@ -32,14 +32,20 @@ template <typename T, int R> struct Memref {
 template <typename T, int R>
 bool layout(const Memref<T, R> &m, CBLAS_TRANSPOSE &trans, int64_t &ld) {
   int64_t rows = m.strides[R - 2], cols = m.strides[R - 1];
-  if (cols == 1 || m.sizes[R - 1] == 1) {
+  int64_t height = m.sizes[R - 2], width = m.sizes[R - 1];
+  // BLAS wants ld >= the stored row length even where only one row (or
+  // column) is read and the stride is meaningless: a transposed view of a
+  // [8, 1] matrix has sizes [1, 8] and strides [1, 1].
+  if (cols == 1 || width == 1) {
     trans = CblasNoTrans;
-    ld = rows > 0 ? rows : 1;
+    ld = height <= 1 && rows < width ? width : rows;
+    ld = ld > 0 ? ld : 1;
     return true;
   }
-  if (rows == 1 || m.sizes[R - 2] == 1) {
+  if (rows == 1 || height == 1) {
     trans = CblasTrans;
-    ld = cols > 0 ? cols : 1;
+    ld = width <= 1 && cols < height ? height : cols;
+    ld = ld > 0 ? ld : 1;
     return true;
   }
   return false;

@@ -1,0 +1,348 @@
+//===- ParallelLoops.cpp - outer loops across the thread pool -------------===//
+//
+// Each top-level scf.parallel becomes
+//
+//   scf.if (work >= grain) {
+//     context = {captured values}          // an llvm.alloca on the stack
+//     tcc_parallel_for(@F_parallelK, context, trip count of dimension 0)
+//   } else {
+//     the original loop                    // one thread, no call
+//   }
+//
+// where @F_parallelK(context, lo, hi) unpacks the captured values and runs
+// iterations [lo, hi) of dimension 0 (and all of the others). Only the
+// outermost dimension is split: the inner ones stay whole so that the
+// innermost loop still vectorizes. A memref travels as its LLVM descriptor
+// (an unrealized cast both ways, which reconcile-unrealized-casts removes
+// once memrefs are lowered), an index as i64, a scalar as itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/pipelines/ParallelLoops.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace {
+
+constexpr const char *kParallelFor = "tcc_parallel_for";
+
+/// How a captured value travels through the context, or null when it
+/// cannot (the loop then stays on one thread).
+Type contextType(Type type, LLVMTypeConverter &converter) {
+  if (isa<MemRefType>(type))
+    return converter.convertType(type);
+  if (isa<IndexType>(type))
+    return IntegerType::get(type.getContext(), 64);
+  if (isa<IntegerType, FloatType>(type))
+    return type;
+  return {};
+}
+
+struct ParallelLoopsPass
+    : public PassWrapper<ParallelLoopsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ParallelLoopsPass)
+
+  ParallelLoopsPass() = default;
+  ParallelLoopsPass(const ParallelLoopsPass &other) : PassWrapper(other) {}
+  explicit ParallelLoopsPass(int64_t g) { grain = g; }
+
+  StringRef getArgument() const final { return "tcc-parallel-loops"; }
+  StringRef getDescription() const final {
+    return "Split outer parallel loops across the kernels' thread pool";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, func::FuncDialect, LLVM::LLVMDialect,
+                    scf::SCFDialect>();
+  }
+
+  Option<int64_t> grain{*this, "grain",
+                        llvm::cl::desc("innermost iterations below which a "
+                                       "loop nest stays on one thread"),
+                        llvm::cl::init(tcc::kParallelGrain)};
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<scf::ParallelOp> loops;
+    module.walk([&](scf::ParallelOp op) {
+      // Loops inside loops stay serial: one fork per outer iteration costs
+      // more than it gains. GPU host code has no such loops.
+      if (op.getNumResults() == 0 && op->getParentOfType<func::FuncOp>() &&
+          !op->getParentOfType<LoopLikeOpInterface>())
+        loops.push_back(op);
+    });
+    SymbolTable symbols(module);
+    LLVMTypeConverter converter(module.getContext());
+    for (scf::ParallelOp loop : loops)
+      parallelize(loop, symbols, converter);
+  }
+
+  /// An estimate of the innermost iterations of one run of `block`: the
+  /// trip counts of its loops times their bodies, 16 for a trip count that
+  /// is computed inside `outer` (unknown before it starts).
+  Value work(OpBuilder &b, Location loc, Block &block, scf::ParallelOp outer) {
+    auto known = [&](Value v) {
+      return !outer.getRegion().isAncestor(v.getParentRegion());
+    };
+    auto constant = [&](int64_t c) -> Value {
+      return b.create<arith::ConstantIndexOp>(loc, c);
+    };
+    auto trip = [&](Value lb, Value ub) -> Value {
+      if (!known(lb) || !known(ub))
+        return constant(16);
+      return b.createOrFold<arith::SubIOp>(loc, ub, lb);
+    };
+    Value total = constant(1);
+    for (Operation &op : block) {
+      Value inner;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        inner = b.createOrFold<arith::MulIOp>(
+            loc, trip(loop.getLowerBound(), loop.getUpperBound()),
+            work(b, loc, *loop.getBody(), outer));
+      } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+        inner = work(b, loc, *loop.getBody(), outer);
+        for (auto [lb, ub] :
+             llvm::zip(loop.getLowerBound(), loop.getUpperBound()))
+          inner = b.createOrFold<arith::MulIOp>(loc, trip(lb, ub), inner);
+      } else {
+        for (Region &region : op.getRegions())
+          for (Block &nested : region)
+            inner = inner ? b.createOrFold<arith::AddIOp>(
+                                loc, inner, work(b, loc, nested, outer))
+                          : work(b, loc, nested, outer);
+      }
+      if (inner)
+        total = b.createOrFold<arith::AddIOp>(loc, total, inner);
+    }
+    return total;
+  }
+
+  void parallelize(scf::ParallelOp loop, SymbolTable &symbols,
+                   LLVMTypeConverter &converter) {
+    Location loc = loop.getLoc();
+    MLIRContext *ctx = loop.getContext();
+    auto parent = loop->getParentOfType<func::FuncOp>();
+
+    // What the body needs from outside: constants are cloned, the rest is
+    // passed. The bounds of the inner dimensions are needed too.
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(loop.getRegion(), captured);
+    for (Value v : loop.getOperands())
+      captured.insert(v);
+    SmallVector<Value> passed, constants;
+    SmallVector<Type> fields;
+    for (Value v : captured) {
+      Operation *def = v.getDefiningOp();
+      if (def && def->hasTrait<OpTrait::ConstantLike>() &&
+          def->getNumOperands() == 0 && def->getNumRegions() == 0) {
+        constants.push_back(v);
+        continue;
+      }
+      Type field = contextType(v.getType(), converter);
+      if (!field)
+        return;
+      passed.push_back(v);
+      fields.push_back(field);
+    }
+
+    // Dimension 0's trip count, and the work of the whole nest. The ops
+    // that compute them are recorded, to be erased when they fold to a
+    // decision.
+    struct Recorder : OpBuilder::Listener {
+      SmallVector<Operation *> ops;
+      void notifyOperationInserted(Operation *op,
+                                   OpBuilder::InsertPoint) override {
+        ops.push_back(op);
+      }
+    } recorder;
+    OpBuilder b(loop, &recorder);
+    auto eraseUnused = [&] {
+      for (Operation *op : llvm::reverse(recorder.ops))
+        if (op->use_empty())
+          op->erase();
+    };
+    Value lb0 = loop.getLowerBound()[0], ub0 = loop.getUpperBound()[0];
+    Value step0 = loop.getStep()[0];
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value trips = b.createOrFold<arith::DivUIOp>(
+        loc,
+        b.createOrFold<arith::SubIOp>(
+            loc, b.createOrFold<arith::AddIOp>(loc, ub0, step0),
+            b.createOrFold<arith::AddIOp>(loc, lb0, one)),
+        step0);
+    Value total = work(b, loc, *loop.getBody(), loop);
+    for (auto [lb, ub] : llvm::zip(loop.getLowerBound().drop_front(),
+                                   loop.getUpperBound().drop_front()))
+      total = b.createOrFold<arith::MulIOp>(
+          loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), total);
+    total = b.createOrFold<arith::MulIOp>(loc, trips, total);
+    Value big = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::sge, total,
+        b.create<arith::ConstantIndexOp>(loc, grain));
+    Value many =
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, trips,
+                                      b.create<arith::ConstantIndexOp>(loc, 2));
+    Value go = b.createOrFold<arith::AndIOp>(loc, big, many);
+    std::optional<int64_t> known = getConstantIntValue(go);
+    if (known && *known == 0)
+      return eraseUnused(); // small: stays as it is, on one thread
+    b.setListener(nullptr);
+
+    func::FuncOp body =
+        outline(loop, parent, symbols, passed, constants, fields);
+    func::FuncOp runner = declareParallelFor(
+        parent->getParentOfType<ModuleOp>(), symbols, body.getFunctionType());
+
+    auto emitCall = [&](OpBuilder &at) {
+      auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+      auto ptr = LLVM::LLVMPointerType::get(ctx);
+      // One context per loop, on the caller's stack, at the function entry
+      // (an alloca in a block that runs many times would grow the stack).
+      OpBuilder entry = OpBuilder::atBlockBegin(&parent.getBody().front());
+      Value count = entry.create<LLVM::ConstantOp>(loc, at.getI64Type(),
+                                                   at.getI64IntegerAttr(1));
+      Value context =
+          entry.create<LLVM::AllocaOp>(loc, ptr, structType, count, 8);
+      for (auto [i, v] : llvm::enumerate(passed)) {
+        Value field = v;
+        if (isa<MemRefType>(v.getType()))
+          field = at.create<UnrealizedConversionCastOp>(loc, fields[i], v)
+                      .getResult(0);
+        else if (isa<IndexType>(v.getType()))
+          field = at.create<arith::IndexCastOp>(loc, fields[i], v);
+        Value slot =
+            at.create<LLVM::GEPOp>(loc, ptr, structType, context,
+                                   ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+        at.create<LLVM::StoreOp>(loc, field, slot);
+      }
+      Value function = at.create<func::ConstantOp>(
+          loc, body.getFunctionType(), FlatSymbolRefAttr::get(body));
+      Value n = at.create<arith::IndexCastOp>(loc, at.getI64Type(), trips);
+      at.create<func::CallOp>(loc, runner, ValueRange{function, context, n});
+    };
+
+    if (known) { // always big enough
+      emitCall(b);
+      loop->erase();
+      return eraseUnused();
+    }
+    auto branch = b.create<scf::IfOp>(loc, go, /*withElseRegion=*/true);
+    OpBuilder thenBuilder = branch.getThenBodyBuilder();
+    emitCall(thenBuilder);
+    loop->moveBefore(branch.elseBlock()->getTerminator());
+  }
+
+  /// NAME_parallelK(context, lo, hi): iterations [lo, hi) of dimension 0.
+  func::FuncOp outline(scf::ParallelOp loop, func::FuncOp parent,
+                       SymbolTable &symbols, ArrayRef<Value> passed,
+                       ArrayRef<Value> constants, ArrayRef<Type> fields) {
+    Location loc = loop.getLoc();
+    MLIRContext *ctx = loop.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    OpBuilder top(parent);
+    top.setInsertionPointAfter(parent);
+    auto func =
+        top.create<func::FuncOp>(loc, (parent.getName() + "_parallel").str(),
+                                 FunctionType::get(ctx, {ptr, i64, i64}, {}));
+    func.setPrivate();
+    symbols.insert(func); // renames on a clash
+
+    Block *entry = func.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockBegin(entry);
+    IRMapping map;
+    for (Value c : constants)
+      map.map(c, b.clone(*c.getDefiningOp())->getResult(0));
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+    for (auto [i, v] : llvm::enumerate(passed)) {
+      Value slot =
+          b.create<LLVM::GEPOp>(loc, ptr, structType, entry->getArgument(0),
+                                ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+      Value field = b.create<LLVM::LoadOp>(loc, fields[i], slot);
+      if (isa<MemRefType>(v.getType()))
+        field = b.create<UnrealizedConversionCastOp>(loc, v.getType(), field)
+                    .getResult(0);
+      else if (isa<IndexType>(v.getType()))
+        field = b.create<arith::IndexCastOp>(loc, v.getType(), field);
+      map.map(v, field);
+    }
+    Value lo = b.create<arith::IndexCastOp>(loc, b.getIndexType(),
+                                            entry->getArgument(1));
+    Value hi = b.create<arith::IndexCastOp>(loc, b.getIndexType(),
+                                            entry->getArgument(2));
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value lb0 = map.lookup(loop.getLowerBound()[0]);
+    Value step0 = map.lookup(loop.getStep()[0]);
+    auto cloneBody = [&](OpBuilder &at) {
+      for (Operation &op : loop.getBody()->without_terminator())
+        at.clone(op, map);
+    };
+    b.create<scf::ForOp>(
+        loc, lo, hi, one, ValueRange{},
+        [&](OpBuilder &fb, Location l, Value k, ValueRange) {
+          Value iv = fb.create<arith::AddIOp>(
+              l, lb0, fb.create<arith::MulIOp>(l, k, step0));
+          map.map(loop.getInductionVars()[0], iv);
+          if (loop.getNumLoops() == 1) {
+            cloneBody(fb);
+          } else {
+            auto mapped = [&](ValueRange values) {
+              SmallVector<Value> out;
+              for (Value v : values.drop_front())
+                out.push_back(map.lookup(v));
+              return out;
+            };
+            fb.create<scf::ParallelOp>(
+                l, mapped(loop.getLowerBound()), mapped(loop.getUpperBound()),
+                mapped(loop.getStep()),
+                [&](OpBuilder &pb, Location, ValueRange ivs) {
+                  for (auto [from, to] :
+                       llvm::zip(ArrayRef<Value>(loop.getInductionVars())
+                                     .drop_front(),
+                                 ivs))
+                    map.map(from, to);
+                  cloneBody(pb);
+                });
+          }
+          fb.create<scf::YieldOp>(l);
+        });
+    b.create<func::ReturnOp>(loc);
+    return func;
+  }
+
+  /// `tcc_parallel_for(body, context, n)` from the kernels library.
+  func::FuncOp declareParallelFor(ModuleOp module, SymbolTable &symbols,
+                                  FunctionType bodyType) {
+    if (auto existing = symbols.lookup<func::FuncOp>(kParallelFor))
+      return existing;
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto func = b.create<func::FuncOp>(
+        module.getLoc(), kParallelFor,
+        FunctionType::get(ctx,
+                          {bodyType, LLVM::LLVMPointerType::get(ctx),
+                           IntegerType::get(ctx, 64)},
+                          {}));
+    func.setPrivate();
+    symbols.insert(func);
+    return func;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tcc::createParallelLoopsPass(int64_t grain) {
+  return std::make_unique<ParallelLoopsPass>(grain);
+}

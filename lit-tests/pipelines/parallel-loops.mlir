@@ -1,0 +1,108 @@
+// tcc-parallel-loops: the outermost dimension of a top-level scf.parallel
+// runs on the kernels' thread pool when the nest has enough work.
+// RUN: tc-opt %s -tcc-parallel-loops --split-input-file | FileCheck %s
+
+// Statically large (2 x 65536 innermost iterations): always on the pool; the
+// body is outlined, with the captured buffers in a context on the stack.
+// CHECK-LABEL: func.func @large
+// CHECK: %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>)>
+// CHECK-NOT: scf.if
+// CHECK: %[[IN:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<2x65536xf32> to !llvm.struct
+// CHECK: llvm.store %[[IN]]
+// CHECK: %[[FN:.*]] = constant @large_parallel : (!llvm.ptr, i64, i64) -> ()
+// CHECK: call @tcc_parallel_for(%[[FN]], %[[CTX]], %{{.*}})
+// CHECK-NOT: scf.parallel
+// CHECK: return
+// CHECK-LABEL: func.func private @large_parallel(%arg0: !llvm.ptr, %arg1: i64, %arg2: i64)
+// CHECK: llvm.load
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to memref<2x65536xf32>
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.parallel
+// CHECK: math.exp
+// CHECK-LABEL: func.func private @tcc_parallel_for((!llvm.ptr, i64, i64) -> (), !llvm.ptr, i64)
+func.func @large(%a: memref<2x65536xf32>, %b: memref<2x65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = arith.constant 65536 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %n) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<2x65536xf32>
+    %y = math.exp %x : f32
+    memref.store %y, %b[%i, %j] : memref<2x65536xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Statically small: left as it is, for one thread.
+// CHECK-LABEL: func.func @small
+// CHECK-NOT: tcc_parallel_for
+// CHECK: scf.parallel
+// CHECK-NOT: tcc_parallel_for
+func.func @small(%a: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %cst = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    scf.for %j = %c0 to %c64 step %c1 {
+      memref.store %cst, %a[%i, %j] : memref<64x64xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Dynamic: the work (rows times the inner loop's trip count) decides at run
+// time; the original loop is the small case. An index travels as i64.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[ROWS:.*]] = memref.dim %arg0, %c0
+// CHECK: %[[COLS:.*]] = memref.dim %arg0, %c1
+// CHECK: %[[GO:.*]] = arith.andi
+// CHECK: scf.if %[[GO]] {
+// CHECK: arith.index_cast %[[COLS]] : index to i64
+// CHECK: call @tcc_parallel_for
+// CHECK: } else {
+// CHECK: scf.parallel
+// CHECK-LABEL: func.func private @dynamic_parallel
+// CHECK: scf.for
+// CHECK: scf.for
+func.func @dynamic(%a: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 1.0 : f32
+  %rows = memref.dim %a, %c0 : memref<?x?xf32>
+  %cols = memref.dim %a, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%rows) step (%c1) {
+    scf.for %j = %c0 to %cols step %c1 {
+      memref.store %cst, %a[%i, %j] : memref<?x?xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A parallel loop inside a sequential one stays serial (one fork per outer
+// iteration would cost more than it gains).
+// CHECK-LABEL: func.func @nested
+// CHECK-NOT: tcc_parallel_for
+func.func @nested(%a: memref<100x100000xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %n = arith.constant 100000 : index
+  %cst = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %c100 step %c1 {
+    scf.parallel (%j) = (%c0) to (%n) step (%c1) {
+      memref.store %cst, %a[%i, %j] : memref<100x100000xf32>
+      scf.reduce
+    }
+  }
+  return
+}
