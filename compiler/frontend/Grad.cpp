@@ -48,7 +48,7 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
     return results;
   }
   for (auto [i, w] : llvm::enumerate(wrt)) {
-    if (w.value.getParentBlock() != body) {
+    if (Value(w.value).getParentBlock() != body) {
       error(locOf(i)) << "grad with respect to a value of another function";
       return results;
     }
@@ -104,6 +104,12 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
     auto dy = adjoint.find(result);
     if (dy == adjoint.end() || !active.contains(result))
       continue;
+    // A wrt itself (an input, a shared read) passes nothing further back.
+    SmallVector<bool> needed;
+    for (Value v : op->getOperands())
+      needed.push_back(active.contains(v) && relevant.contains(v));
+    if (!llvm::is_contained(needed, true))
+      continue;
     grad::GradRule rule = rules.lookup(op);
     if (!rule) {
       error(loc) << "grad cannot differentiate through '"
@@ -112,9 +118,6 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
                     "Gradients)";
       return results;
     }
-    SmallVector<bool> needed;
-    for (Value v : op->getOperands())
-      needed.push_back(active.contains(v) && relevant.contains(v));
     ctx.needed = needed;
     SmallVector<TensorRef> dx(op->getNumOperands());
     unsigned errorsBefore = errorCount;

@@ -141,8 +141,9 @@ TensorRef GradContext::count(TensorRef input, ArrayRef<int64_t> axes) {
     TensorRef n = builder.cast(loc, builder.size(loc, input, a), elt);
     dynamic = dynamic ? mul(dynamic, n) : n;
   }
-  TensorRef c = scalar(double(fixed), elt);
-  return dynamic ? (fixed == 1 ? dynamic : mul(dynamic, c)) : c;
+  if (!dynamic)
+    return scalar(double(fixed), elt);
+  return fixed == 1 ? dynamic : mul(dynamic, scalar(double(fixed), elt));
 }
 
 const GradRuleTable &tcc::grad::gradRules() {

@@ -17,21 +17,27 @@ using tc::ComparePredicate;
 
 namespace {
 
-/// The input, the result and the adjoint with the reduced axes kept.
+/// The input and the adjoint with the reduced axes kept; `result()` gives
+/// the result so too (made only for the rules that read it).
 struct Reduction {
-  TensorRef x, y, dy;
+  GradContext &c;
+  Operation *op;
+  TensorRef x, dy;
   SmallVector<int64_t> axes;
+  bool keepdims;
+
+  TensorRef result() {
+    return c.keepReducedAxes(c.result(op), x.shape, axes, keepdims);
+  }
 };
 
 template <typename Op>
 Reduction kept(GradContext &c, Op op, TensorRef dy) {
-  Reduction r;
-  r.x = c.operand(op, 0);
-  r.axes = llvm::to_vector(op.getAxes());
+  TensorRef x = c.operand(op, 0);
+  auto axes = llvm::to_vector(op.getAxes());
   bool keep = op.getKeepdims();
-  r.dy = c.keepReducedAxes(dy, r.x.shape, r.axes, keep);
-  r.y = c.keepReducedAxes(c.result(op), r.x.shape, r.axes, keep);
-  return r;
+  return Reduction{c,    op,  x, c.keepReducedAxes(dy, x.shape, axes, keep),
+                   axes, keep};
 }
 
 template <typename Op>
@@ -55,7 +61,7 @@ LogicalResult extremumRule(GradContext &c, Operation *op, TensorRef dy,
                            MutableArrayRef<TensorRef> dx) {
   Reduction r = kept(c, cast<Op>(op), dy);
   Type t = r.x.elementType();
-  TensorRef hit = c.cmp(ComparePredicate::eq, r.x, r.y);
+  TensorRef hit = c.cmp(ComparePredicate::eq, r.x, r.result());
   TensorRef hits = c.builder.cast(c.loc, hit, t);
   TensorRef ties = c.builder.reduce(c.loc, ReduceKind::Sum, hits, r.axes,
                                     /*keepdims=*/true);
@@ -80,7 +86,7 @@ LogicalResult prodRule(GradContext &c, Operation *op, TensorRef dy,
                                             r.axes, /*keepdims=*/true);
   TensorRef onlyZero = c.cmp(ComparePredicate::eq, zeros, one);
   TensorRef atZero = c.where(onlyZero, othersOfZero);
-  TensorRef elsewhere = c.div(r.y, nonzero);
+  TensorRef elsewhere = c.div(r.result(), nonzero);
   TensorRef others = c.builder.select(c.loc, isZero, atZero, elsewhere);
   dx[0] = c.mul(r.dy, others);
   return success();
@@ -90,7 +96,7 @@ LogicalResult prodRule(GradContext &c, Operation *op, TensorRef dy,
 LogicalResult logSumExpRule(GradContext &c, Operation *op, TensorRef dy,
                             MutableArrayRef<TensorRef> dx) {
   Reduction r = kept(c, cast<tc::LogSumExpOp>(op), dy);
-  dx[0] = c.mul(r.dy, c.unary(UnaryKind::Exp, c.sub(r.x, r.y)));
+  dx[0] = c.mul(r.dy, c.unary(UnaryKind::Exp, c.sub(r.x, r.result())));
   return success();
 }
 
@@ -106,7 +112,7 @@ LogicalResult momentRule(GradContext &c, Operation *op, TensorRef dy,
       c.builder.reduce(c.loc, ReduceKind::Mean, r.x, r.axes, /*keepdims=*/true);
   TensorRef dof = c.sub(c.count(r.x, r.axes),
                         c.scalar(double(moment.getDdof()), t));
-  TensorRef scale = isStd ? c.div(r.dy, c.mul(dof, r.y))
+  TensorRef scale = isStd ? c.div(r.dy, c.mul(dof, r.result()))
                           : c.div(c.mul(r.dy, c.scalar(2, t)), dof);
   dx[0] = c.mul(c.sub(r.x, mean), scale);
   return success();
