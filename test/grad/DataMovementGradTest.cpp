@@ -64,9 +64,10 @@ TEST_CASE("grad through integer casts, comparisons and argmax is zero",
   c.outType = "f64[N, 3]";
   c.outShape = {4, 3};
   RefTensor x = rng.uniform(F64, {4, 3}, -1, 1);
-  // Away from the jumps of the integer cast and of the comparison.
-  for (double &v : x.data)
-    v = std::round(v * 3) / 3 + 0.1;
+  // Away from the jumps of the integer cast (3x is k + 0.5 + ...) and of
+  // the comparison, and no ties in a row for argmax.
+  for (size_t i = 0; i < x.data.size(); ++i)
+    x.data[i] = (std::round(x.data[i] * 3) + 0.5) / 3 + 0.01 * double(i % 3);
   c.inputs = {{"x", "f64[N, 3]", x}};
   checkGrad(c);
 }
