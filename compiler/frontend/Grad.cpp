@@ -43,8 +43,7 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
     return results;
   }
   if (!isa<FloatType>(y.elementType())) {
-    error(loc) << "grad differentiates a floating-point scalar, got "
-               << yType;
+    error(loc) << "grad differentiates a floating-point scalar, got " << yType;
     return results;
   }
   for (auto [i, w] : llvm::enumerate(wrt)) {

@@ -173,9 +173,9 @@ public:
   /// built from this builder's own ops so that it fuses and bufferizes like
   /// hand-written code. `wrtLocs` (optional, one per `wrt`) locates errors
   /// about each one. On error every result is null (reported at `loc`).
-  llvm::SmallVector<TensorRef> grad(TensorRef y, llvm::ArrayRef<TensorRef> wrt,
-                                    mlir::Location loc,
-                                    llvm::ArrayRef<mlir::Location> wrtLocs = {});
+  llvm::SmallVector<TensorRef>
+  grad(TensorRef y, llvm::ArrayRef<TensorRef> wrt, mlir::Location loc,
+       llvm::ArrayRef<mlir::Location> wrtLocs = {});
   /// A value this builder made, with the symbolic shape it was made with
   /// (anonymous dynamic dimensions for a value it did not make).
   TensorRef valueRef(mlir::Value value) const;

@@ -107,8 +107,8 @@ private:
   mlir::FailureOr<AttrValue> parseAttrValue();
   /// `grad(y, x)` or `grad(y, [x, z, ...])` after the name (GradParser.cpp):
   /// one gradient per value; `isList` says whether they were bracketed.
-  mlir::FailureOr<llvm::SmallVector<TensorRef>>
-  parseGradCall(const Token &name, bool &isList);
+  mlir::FailureOr<llvm::SmallVector<TensorRef>> parseGradCall(const Token &name,
+                                                              bool &isList);
   /// `a, b = grad(y, [x, z])`, after the first name (GradParser.cpp).
   mlir::LogicalResult parseGradStatement(const Token &first);
   /// An error unless `name` may be assigned by a statement.

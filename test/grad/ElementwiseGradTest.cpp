@@ -37,8 +37,9 @@ void checkBinary(const std::string &expr, double lo, double hi,
     std::string type;
     std::vector<int64_t> shape;
   };
-  for (const Operand &b : {Operand{"f64[N, 3]", {4, 3}}, Operand{"f64[3]", {3}},
-                           Operand{"f64[N, 1]", {4, 1}}, Operand{"f64[]", {}}}) {
+  for (const Operand &b :
+       {Operand{"f64[N, 3]", {4, 3}}, Operand{"f64[3]", {3}},
+        Operand{"f64[N, 1]", {4, 1}}, Operand{"f64[]", {}}}) {
     INFO("b : " << b.type);
     Random rng(seed);
     GradCase c;

@@ -1,4 +1,5 @@
-//===- ExamplesGradTest.cpp - examples/mlp_train.tg and the doc's grad -----===//
+//===- ExamplesGradTest.cpp - examples/mlp_train.tg and the doc's grad
+//-----===//
 //
 // mlp_train.tg learns a separable problem; the examples in the Gradients
 // section of docs/graph-format.md compile and compute what the text says.

@@ -1,4 +1,5 @@
-//===- GradApiTest.cpp - GraphBuilder::grad from C++, second order, shared -===//
+//===- GradApiTest.cpp - GraphBuilder::grad from C++, second order, shared
+//-===//
 
 #include "test/compiler/GraphBuilderFixture.h"
 #include "test/grad/GradCheck.h"
@@ -22,11 +23,11 @@ TEST_CASE("GraphBuilder::grad builds tc ops with the operands' shapes",
                       {f.spec("gx", f.f32(), nx3, f.at(1, 3)),
                        f.spec("gb", f.f32(), {tc::Dim::fixed(3)}, f.at(1, 4))});
   mlir::Location loc = f.at(3, 3);
-  TensorRef y = f.b.reduce(loc, ReduceKind::Sum,
-                           f.b.unary(loc, UnaryKind::Tanh,
-                                     f.b.binary(loc, BinaryKind::Add, args[0],
-                                                args[1])),
-                           {}, false);
+  TensorRef y =
+      f.b.reduce(loc, ReduceKind::Sum,
+                 f.b.unary(loc, UnaryKind::Tanh,
+                           f.b.binary(loc, BinaryKind::Add, args[0], args[1])),
+                 {}, false);
   llvm::SmallVector<TensorRef> g = f.b.grad(y, {args[0], args[1]}, loc);
   REQUIRE(g.size() == 2);
   REQUIRE(g[0]);

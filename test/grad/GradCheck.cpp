@@ -27,8 +27,9 @@ std::string lossExpr(const GradCase &c) {
 } // namespace
 
 std::string tcc::gradtest::gradSource(const GradCase &c) {
-  std::string text = "tg 1\nfunc loss(" + paramList(c) + ") -> (l : f64[]) {\n" +
-                     c.statements + "  l = " + lossExpr(c) + "\n}\n";
+  std::string text = "tg 1\nfunc loss(" + paramList(c) +
+                     ") -> (l : f64[]) {\n" + c.statements +
+                     "  l = " + lossExpr(c) + "\n}\n";
   std::string outs, names, wrt;
   for (const Input &in : c.inputs) {
     if (!in.wrt)
@@ -39,8 +40,8 @@ std::string tcc::gradtest::gradSource(const GradCase &c) {
     wrt += (wrt.empty() ? "" : ", ") + in.name;
   }
   text += "func gradient(" + paramList(c) + ") -> (" + outs + ") {\n" +
-          c.statements + "  " + names + " = grad(" + lossExpr(c) + ", [" +
-          wrt + "])\n}\n";
+          c.statements + "  " + names + " = grad(" + lossExpr(c) + ", [" + wrt +
+          "])\n}\n";
   return text;
 }
 

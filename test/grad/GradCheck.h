@@ -1,4 +1,5 @@
-//===- GradCheck.h - gradients against central finite differences -*- C++ -*-===//
+//===- GradCheck.h - gradients against central finite differences -*- C++
+//-*-===//
 //
 // Each op's gradient test writes a loss `sum(EXPR * w)` over float64 inputs
 // (w a random weight, so every element of EXPR matters with its own

@@ -22,9 +22,9 @@ struct Axes {
 /// `op(x, axis=..., keepdims=...)` for x : f64[N, 3, 2] with N = 3.
 void checkReduction(const std::string &op, const std::string &extra,
                     RefTensor x) {
-  const std::vector<Axes> choices = {
-      {"", {0, 1, 2}}, {"0", {0}},      {"1", {1}},
-      {"-1", {2}},     {"[0, 2]", {0, 2}}, {"[1, 2]", {1, 2}}};
+  const std::vector<Axes> choices = {{"", {0, 1, 2}},    {"0", {0}},
+                                     {"1", {1}},         {"-1", {2}},
+                                     {"[0, 2]", {0, 2}}, {"[1, 2]", {1, 2}}};
   const std::vector<std::string> dims = {"N", "3", "2"};
   const std::vector<int64_t> sizes = {3, 3, 2};
   for (const Axes &a : choices)

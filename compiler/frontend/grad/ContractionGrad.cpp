@@ -28,11 +28,11 @@ LogicalResult matmulRule(GradContext &c, Operation *op, TensorRef dy,
                          MutableArrayRef<TensorRef> dx) {
   TensorRef a = c.operand(op, 0), b = c.operand(op, 1);
   if (c.needs(0))
-    dx[0] = c.unbroadcast(c.builder.matmul(c.loc, dy, swapLastTwo(c, b)),
-                          a.shape);
+    dx[0] =
+        c.unbroadcast(c.builder.matmul(c.loc, dy, swapLastTwo(c, b)), a.shape);
   if (c.needs(1))
-    dx[1] = c.unbroadcast(c.builder.matmul(c.loc, swapLastTwo(c, a), dy),
-                          b.shape);
+    dx[1] =
+        c.unbroadcast(c.builder.matmul(c.loc, swapLastTwo(c, a), dy), b.shape);
   return success();
 }
 

@@ -55,8 +55,9 @@ TensorRef zeros(GradContext &c, const Shape &shape, Type elementType) {
 TensorRef pad(GradContext &c, TensorRef g, int64_t axis, int64_t before,
               int64_t after) {
   SmallVector<TensorRef> pieces;
-  for (auto [size, isG] : {std::pair{before, false}, std::pair{int64_t(0), true},
-                           std::pair{after, false}}) {
+  for (auto [size, isG] :
+       {std::pair{before, false}, std::pair{int64_t(0), true},
+        std::pair{after, false}}) {
     if (isG) {
       pieces.push_back(g);
       continue;

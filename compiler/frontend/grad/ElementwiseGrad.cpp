@@ -94,8 +94,8 @@ TensorRef dCos(GradContext &c, TensorRef x, TensorRef, TensorRef dy) {
 /// Fills the adjoints of a binary op's operands from their unbroadcast
 /// partial products: `da` and `db` build dy * d(op)/d(operand).
 template <typename DA, typename DB>
-void binary(GradContext &c, Operation *op, MutableArrayRef<TensorRef> dx,
-            DA da, DB db) {
+void binary(GradContext &c, Operation *op, MutableArrayRef<TensorRef> dx, DA da,
+            DB db) {
   TensorRef a = c.operand(op, 0), b = c.operand(op, 1);
   if (c.needs(0))
     dx[0] = c.unbroadcast(da(a, b), a.shape);
@@ -145,8 +145,8 @@ LogicalResult powRule(GradContext &c, Operation *op, TensorRef dy,
   binary(
       c, op, dx,
       [&](TensorRef a, TensorRef b) {
-        TensorRef p = c.builder.binary(c.loc, BinaryKind::Pow, a,
-                                       c.sub(b, one(c, b)));
+        TensorRef p =
+            c.builder.binary(c.loc, BinaryKind::Pow, a, c.sub(b, one(c, b)));
         return c.mul(dy, c.mul(b, p));
       },
       [&](TensorRef a, TensorRef) {

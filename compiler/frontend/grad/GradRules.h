@@ -44,9 +44,7 @@ public:
   TensorRef operand(mlir::Operation *op, unsigned i) const {
     return ref(op->getOperand(i));
   }
-  TensorRef result(mlir::Operation *op) const {
-    return ref(op->getResult(0));
-  }
+  TensorRef result(mlir::Operation *op) const { return ref(op->getResult(0)); }
 
   /// A rank-0 constant of `elementType`.
   TensorRef scalar(double value, mlir::Type elementType);

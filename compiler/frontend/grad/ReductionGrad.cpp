@@ -31,8 +31,7 @@ struct Reduction {
   }
 };
 
-template <typename Op>
-Reduction kept(GradContext &c, Op op, TensorRef dy) {
+template <typename Op> Reduction kept(GradContext &c, Op op, TensorRef dy) {
   TensorRef x = c.operand(op, 0);
   auto axes = llvm::to_vector(op.getAxes());
   bool keep = op.getKeepdims();
@@ -110,8 +109,8 @@ LogicalResult momentRule(GradContext &c, Operation *op, TensorRef dy,
   Type t = r.x.elementType();
   TensorRef mean =
       c.builder.reduce(c.loc, ReduceKind::Mean, r.x, r.axes, /*keepdims=*/true);
-  TensorRef dof = c.sub(c.count(r.x, r.axes),
-                        c.scalar(double(moment.getDdof()), t));
+  TensorRef dof =
+      c.sub(c.count(r.x, r.axes), c.scalar(double(moment.getDdof()), t));
   TensorRef scale = isStd ? c.div(r.dy, c.mul(dof, r.result()))
                           : c.div(c.mul(r.dy, c.scalar(2, t)), dof);
   dx[0] = c.mul(c.sub(r.x, mean), scale);
