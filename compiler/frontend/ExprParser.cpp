@@ -233,6 +233,19 @@ FailureOr<Operand> Parser::lookup(const Token &name) {
 }
 
 FailureOr<Operand> Parser::parseCall(const Token &name) {
+  if (name.text == "grad") {
+    bool isList = false;
+    FailureOr<SmallVector<TensorRef>> grads = parseGradCall(name, isList);
+    if (failed(grads))
+      return failure();
+    if (grads->size() != 1)
+      return emitError(locOf(name.loc()))
+             << "grad with respect to " << grads->size() << " values gives "
+             << grads->size()
+             << " gradients; assign them to as many names: ga, gb = grad(y, "
+                "[a, b])";
+    return Operand::ofTensor(grads->front(), locOf(name.loc()), name.text);
+  }
   CallSite call{name.text.str(), locOf(name.loc()), {}, {}, &symbols};
   consume(); // (
   // The call is one level; its arguments are parsed inside it.

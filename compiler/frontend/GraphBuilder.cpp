@@ -121,7 +121,16 @@ TensorRef GraphBuilder::make(Operation *op, Shape shape) {
           op->getLoc(),
           llvm::cast<ShapedType>(result.getType()).getElementType(), shape)))
     return {};
+  valueShapes[result] = shape;
   return TensorRef{result, std::move(shape)};
+}
+
+TensorRef GraphBuilder::valueRef(Value value) const {
+  auto it = valueShapes.find(value);
+  if (it != valueShapes.end())
+    return TensorRef{value, it->second};
+  return TensorRef{value,
+                   tc::shapeOf(llvm::cast<RankedTensorType>(value.getType()))};
 }
 
 void GraphBuilder::setReshapeDims(Operation *reshape, const Shape &shape) {
@@ -273,6 +282,7 @@ GraphBuilder::beginFunction(Location loc, StringRef name,
   SmallVector<TensorRef> refs;
   for (auto [arg, s] : llvm::zip(entry->getArguments(), inputs)) {
     arg.setLoc(s.loc);
+    valueShapes[arg] = s.shape;
     refs.push_back(TensorRef{arg, s.shape});
   }
   return refs;

@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -166,6 +167,23 @@ public:
   /// The size of dimension `axis` of `input`, as an i64 scalar.
   TensorRef size(mlir::Location loc, TensorRef input, int64_t axis);
 
+  /// Reverse-mode symbolic differentiation (Grad.cpp): the gradient of the
+  /// floating-point scalar `y` with respect to each of `wrt` (values of the
+  /// function being built: inputs, shared variables, intermediate values),
+  /// built from this builder's own ops so that it fuses and bufferizes like
+  /// hand-written code. `wrtLocs` (optional, one per `wrt`) locates errors
+  /// about each one. On error every result is null (reported at `loc`).
+  llvm::SmallVector<TensorRef>
+  grad(TensorRef y, llvm::ArrayRef<TensorRef> wrt, mlir::Location loc,
+       llvm::ArrayRef<mlir::Location> wrtLocs = {});
+  /// A value this builder made, with the symbolic shape it was made with
+  /// (anonymous dynamic dimensions for a value it did not make).
+  TensorRef valueRef(mlir::Value value) const;
+  /// Reports an error at `loc` (counted by hadError).
+  mlir::InFlightDiagnostic emitBuilderError(mlir::Location loc) {
+    return error(loc);
+  }
+
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();
 
@@ -204,6 +222,8 @@ private:
   llvm::StringMap<mlir::Value> sharedReads;
   /// The symbols the current function's inputs bind as whole dimensions.
   llvm::StringSet<> inputSymbols;
+  /// The symbolic shape of every value made by this builder (for grad).
+  llvm::DenseMap<mlir::Value, tc::Shape> valueShapes;
   unsigned errorCount = 0;
 };
 

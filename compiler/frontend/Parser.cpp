@@ -386,19 +386,25 @@ LogicalResult Parser::parseFunction() {
   return builder.endFunction(end, results, updates, updateLocs);
 }
 
+LogicalResult Parser::checkAssignable(const Token &name) {
+  if (inputNames.contains(name.text))
+    return emitError(locOf(name.loc()))
+           << "cannot assign to input '" << name.text
+           << "'; inputs are read-only names (use a new name)";
+  if (builder.hasShared(name.text))
+    return emitError(locOf(name.loc()))
+           << "'" << name.text
+           << "' is a shared variable; assign it in the 'updates' block";
+  return success();
+}
+
 LogicalResult Parser::parseStatement() {
   Token name = tok;
   FailureOr<std::string> target = identifier("to start a statement");
-  if (failed(target))
+  if (failed(target) || failed(checkAssignable(name)))
     return failure();
-  if (inputNames.contains(*target))
-    return emitError(locOf(name.loc()))
-           << "cannot assign to input '" << *target
-           << "'; inputs are read-only names (use a new name)";
-  if (builder.hasShared(*target))
-    return emitError(locOf(name.loc()))
-           << "'" << *target
-           << "' is a shared variable; assign it in the 'updates' block";
+  if (tok.is(TokenKind::Comma))
+    return parseGradStatement(name);
   if (failed(expect(TokenKind::Assign, "after the name in an assignment")))
     return failure();
   FailureOr<Operand> value = parseExpr();

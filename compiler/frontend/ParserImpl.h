@@ -115,6 +115,14 @@ private:
   mlir::FailureOr<std::optional<SliceBound>> parseIndexBound();
   mlir::FailureOr<Operand> parseCall(const Token &name);
   mlir::FailureOr<AttrValue> parseAttrValue();
+  /// `grad(y, x)` or `grad(y, [x, z, ...])` after the name (GradParser.cpp):
+  /// one gradient per value; `isList` says whether they were bracketed.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>> parseGradCall(const Token &name,
+                                                              bool &isList);
+  /// `a, b = grad(y, [x, z])`, after the first name (GradParser.cpp).
+  mlir::LogicalResult parseGradStatement(const Token &first);
+  /// An error unless `name` may be assigned by a statement.
+  mlir::LogicalResult checkAssignable(const Token &name);
   mlir::FailureOr<Operand> lookup(const Token &name);
   mlir::FailureOr<Operand> combine(const Token &op, Operand lhs, Operand rhs);
   /// `lhs & rhs`, `lhs | rhs` and `lhs ^ rhs`: bool tensors and true/false

@@ -1,0 +1,90 @@
+//===- GradParser.cpp - grad(y, [x, ...]) in graph files ------------------===//
+//
+// `grad` is the one call with several results, so it has its own syntax:
+// `g = grad(y, x)` is an expression, and `ga, gb = grad(y, [a, b])` the one
+// statement that assigns several names. Both call GraphBuilder::grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/ParserImpl.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::frontend;
+using namespace tcc::frontend::detail;
+
+/// Where a missing ',' or ']' of a grad call is reported.
+static constexpr const char *kGradForm = "in grad(y, [x, ...])";
+
+/// The tensor of a grad argument; a literal has no gradient.
+static FailureOr<TensorRef> gradArgument(const Operand &operand) {
+  if (operand.isLiteral())
+    return emitError(operand.loc)
+           << "grad needs tensors, got the literal '" << operand.source << "'";
+  return operand.tensor;
+}
+
+FailureOr<SmallVector<TensorRef>> Parser::parseGradCall(const Token &name,
+                                                        bool &isList) {
+  Location loc = locOf(name.loc());
+  consume(); // (
+  Nesting level(depth);
+  if (level.tooDeep())
+    return tooDeep();
+  FailureOr<Operand> y = parseComparison();
+  if (failed(y) || failed(expect(TokenKind::Comma, kGradForm)))
+    return failure();
+  FailureOr<TensorRef> yTensor = gradArgument(*y);
+  if (failed(yTensor))
+    return failure();
+  SmallVector<TensorRef> wrt;
+  SmallVector<Location> wrtLocs;
+  isList = consumeIf(TokenKind::LBracket);
+  do {
+    FailureOr<Operand> x = parseComparison();
+    if (failed(x))
+      return failure();
+    FailureOr<TensorRef> xTensor = gradArgument(*x);
+    if (failed(xTensor))
+      return failure();
+    wrt.push_back(*xTensor);
+    wrtLocs.push_back(x->loc);
+  } while (isList && consumeIf(TokenKind::Comma));
+  if (isList && failed(expect(TokenKind::RBracket, kGradForm)))
+    return failure();
+  if (failed(expect(TokenKind::RParen, "to close the argument list")))
+    return failure();
+  SmallVector<TensorRef> grads = builder.grad(*yTensor, wrt, loc, wrtLocs);
+  if (llvm::any_of(grads, [](const TensorRef &g) { return !g; }))
+    return failure();
+  return grads;
+}
+
+LogicalResult Parser::parseGradStatement(const Token &first) {
+  SmallVector<Token> targets{first};
+  while (consumeIf(TokenKind::Comma)) {
+    Token name = tok;
+    if (failed(identifier("to start a statement")) ||
+        failed(checkAssignable(name)))
+      return failure();
+    targets.push_back(name);
+  }
+  if (failed(expect(TokenKind::Assign, "after the name in an assignment")))
+    return failure();
+  Lexer probe = lexer;
+  if (!tok.isKeyword("grad") || !probe.next().is(TokenKind::LParen))
+    return error() << "only grad(y, [...]) assigns several names; "
+                      "write one statement per name";
+  Token name = consume();
+  bool isList = false;
+  FailureOr<SmallVector<TensorRef>> grads = parseGradCall(name, isList);
+  if (failed(grads))
+    return failure();
+  if (grads->size() != targets.size())
+    return emitError(locOf(first.loc()))
+           << targets.size() << " names for the " << grads->size()
+           << " gradients of grad";
+  for (auto [target, g] : llvm::zip(targets, *grads))
+    scope[target.text] = g;
+  return success();
+}

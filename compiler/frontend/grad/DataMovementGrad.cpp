@@ -1,0 +1,152 @@
+//===- DataMovementGrad.cpp - gradients of ops that move elements --------===//
+//
+// cast, reshape, transpose, broadcast_to, slice and concat: the adjoint moves
+// back the way the elements came. slice and concat build their adjoints from
+// static slices and zero padding, so they need static shapes (a located
+// error otherwise: tc has no op yet that pads by a run-time size).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/grad/GradRules.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::grad;
+using tc::Dim;
+using tc::Shape;
+
+namespace {
+
+LogicalResult castRule(GradContext &c, Operation *op, TensorRef dy,
+                       MutableArrayRef<TensorRef> dx) {
+  TensorRef x = c.operand(op, 0);
+  dx[0] = c.builder.cast(c.loc, dy, x.elementType());
+  return success();
+}
+
+LogicalResult reshapeRule(GradContext &c, Operation *op, TensorRef dy,
+                          MutableArrayRef<TensorRef> dx) {
+  dx[0] = c.builder.reshape(c.loc, dy, c.operand(op, 0).shape);
+  return success();
+}
+
+LogicalResult transposeRule(GradContext &c, Operation *op, TensorRef dy,
+                            MutableArrayRef<TensorRef> dx) {
+  ArrayRef<int64_t> perm = cast<tc::TransposeOp>(op).getPerm();
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  dx[0] = c.builder.transpose(c.loc, dy, inverse);
+  return success();
+}
+
+LogicalResult broadcastToRule(GradContext &c, Operation *op, TensorRef dy,
+                              MutableArrayRef<TensorRef> dx) {
+  dx[0] = c.unbroadcast(dy, c.operand(op, 0).shape);
+  return success();
+}
+
+/// Zeros of a static shape.
+TensorRef zeros(GradContext &c, const Shape &shape, Type elementType) {
+  return c.builder.broadcastTo(c.loc, c.scalar(0, elementType), shape);
+}
+
+/// `g` with `before` zeros ahead of it and `after` behind it along `axis`.
+TensorRef pad(GradContext &c, TensorRef g, int64_t axis, int64_t before,
+              int64_t after) {
+  SmallVector<TensorRef> pieces;
+  for (auto [size, isG] :
+       {std::pair{before, false}, std::pair{int64_t(0), true},
+        std::pair{after, false}}) {
+    if (isG) {
+      pieces.push_back(g);
+      continue;
+    }
+    if (size == 0)
+      continue;
+    Shape shape = g.shape;
+    shape[axis] = Dim::fixed(size);
+    pieces.push_back(zeros(c, shape, g.elementType()));
+  }
+  return pieces.size() == 1 ? g : c.builder.concat(c.loc, pieces, axis);
+}
+
+/// `g` (k elements along `axis`) spread to every `step`-th place of
+/// (k-1)*step+1, with zeros between.
+TensorRef spread(GradContext &c, TensorRef g, int64_t axis, int64_t step) {
+  int64_t k = g.shape[axis].size;
+  Shape column = g.shape;
+  column.insert(column.begin() + axis + 1, Dim::fixed(1));
+  TensorRef g1 = c.builder.reshape(c.loc, g, column);
+  Shape gapShape = column;
+  gapShape[axis + 1] = Dim::fixed(step - 1);
+  TensorRef joined = c.builder.concat(
+      c.loc, {g1, zeros(c, gapShape, g.elementType())}, axis + 1);
+  Shape flat = g.shape;
+  flat[axis] = Dim::fixed(k * step);
+  TensorRef spreadOut = c.builder.reshape(c.loc, joined, flat);
+  SmallVector<int64_t> begin(flat.size(), 0), end = tc::sizesOf(flat),
+                                              steps(flat.size(), 1);
+  end[axis] = (k - 1) * step + 1;
+  return c.builder.slice(c.loc, spreadOut, begin, end, steps);
+}
+
+LogicalResult sliceRule(GradContext &c, Operation *op, TensorRef dy,
+                        MutableArrayRef<TensorRef> dx) {
+  auto slice = cast<tc::SliceOp>(op);
+  TensorRef x = c.operand(op, 0);
+  if (!tc::staticElementCount(x.shape))
+    return c.error() << "grad through a slice of a tensor with dynamic "
+                        "dimensions is not supported yet: "
+                     << tc::formatShape(x.shape);
+  if (*tc::staticElementCount(dy.shape) == 0) {
+    dx[0] = zeros(c, x.shape, x.elementType());
+    return success();
+  }
+  TensorRef g = dy;
+  for (size_t axis = 0; axis < x.shape.size() && g; ++axis) {
+    int64_t begin = slice.getBegin()[axis], step = slice.getStep()[axis];
+    if (step > 1 && g.shape[axis].size > 1)
+      g = spread(c, g, axis, step);
+    if (!g)
+      break;
+    int64_t after = x.shape[axis].size - begin - g.shape[axis].size;
+    g = pad(c, g, axis, begin, after);
+  }
+  dx[0] = g;
+  return success();
+}
+
+LogicalResult concatRule(GradContext &c, Operation *op, TensorRef dy,
+                         MutableArrayRef<TensorRef> dx) {
+  int64_t axis = cast<tc::ConcatOp>(op).getAxis();
+  if (!tc::staticElementCount(dy.shape))
+    return c.error() << "grad through a concatenation with dynamic "
+                        "dimensions is not supported yet: "
+                     << tc::formatShape(dy.shape);
+  int64_t offset = 0;
+  for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+    TensorRef piece = c.operand(op, i);
+    int64_t size = piece.shape[axis].size;
+    if (c.needs(i)) {
+      SmallVector<int64_t> begin(dy.shape.size(), 0),
+          end = tc::sizesOf(dy.shape), step(dy.shape.size(), 1);
+      begin[axis] = offset;
+      end[axis] = offset + size;
+      dx[i] = c.builder.slice(c.loc, dy, begin, end, step);
+    }
+    offset += size;
+  }
+  return success();
+}
+
+} // namespace
+
+void tcc::grad::registerDataMovementGradRules(GradRuleTable &t) {
+  t.add<tc::CastOp>(castRule);
+  t.add<tc::ReshapeOp>(reshapeRule);
+  t.add<tc::TransposeOp>(transposeRule);
+  t.add<tc::BroadcastToOp>(broadcastToRule);
+  t.add<tc::SliceOp>(sliceRule);
+  t.add<tc::ConcatOp>(concatRule);
+}
