@@ -250,6 +250,10 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
   }
   if (spec.checks.empty())
     os << "    (none)\n";
+  if (!spec.indexChecks.empty())
+    os << "  ids checked by the compiled code before it writes anything:\n";
+  for (const tcc::IndexCheck &c : spec.indexChecks)
+    os << "    '" << c.kind << "' at " << c.where << "\n";
 }
 
 } // namespace
@@ -346,6 +350,10 @@ void explainSpec(const tcc::FunctionSpec &spec, llvm::raw_ostream &os) {
   }
   if (spec.checks.empty())
     os << "    (none)\n";
+  if (!spec.indexChecks.empty())
+    os << "  ids checked by the compiled code before it writes anything:\n";
+  for (const tcc::IndexCheck &c : spec.indexChecks)
+    os << "    '" << c.kind << "' at " << c.where << "\n";
 }
 
 } // namespace

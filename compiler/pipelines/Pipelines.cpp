@@ -57,7 +57,8 @@ static std::string gpuStagePipeline(tcc::Stage s,
   if (s == tcc::Stage::Loops)
     // Every linalg op becomes a kernel launch, temporaries device memory,
     // and each launch body a gpu.func in one gpu.module.
-    return "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    return "tc-check-exit,"
+           "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "canonicalize,func.func(tcc-linalg-to-gpu,tcc-gpu-device-memory),"
            // Integer powers become helper functions, which outlining
            // copies into the GPU module beside the kernels that call them.
@@ -96,7 +97,9 @@ static std::string stagePipeline(tcc::Stage s,
     return "";
   case tcc::Stage::Linalg:
     // The shape facts are read off the tc ops, before they are lowered.
-    return "tc-shape-checks,canonicalize,cse,convert-tc-to-linalg,"
+    // tc-index-checks puts the scans of gather ids first (a prologue).
+    return "tc-shape-checks,canonicalize,cse,tc-index-checks,"
+           "convert-tc-to-linalg,"
            "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";
   case tcc::Stage::Bufferized:
@@ -108,7 +111,7 @@ static std::string stagePipeline(tcc::Stage s,
            "function-boundary-type-conversion=identity-layout-map},"
            "drop-equivalent-buffer-results,canonicalize";
   case tcc::Stage::Loops:
-    return "tcc-matmul-to-blas,"
+    return "tc-check-exit,tcc-matmul-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "func.func(convert-linalg-to-loops),canonicalize";
   case tcc::Stage::LlvmMlir:

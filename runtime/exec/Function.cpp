@@ -2,6 +2,7 @@
 
 #include "runtime/exec/Function.h"
 #include "runtime/exec/CallBindings.h"
+#include "runtime/exec/IndexChecks.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/exec/ShapeChecks.h"
@@ -420,9 +421,14 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   size_t totalRank = 0;
   for (const Array &a : call.args)
     totalRank += a.ndim();
-  descriptors.reserve(numArgs, totalRank);
+  descriptors.reserve(numArgs + 1, totalRank + 1);
   for (const Array &a : call.args)
     descriptors.add(a.data(), a.shape());
+  // Functions that check ids write what they found here, and return before
+  // writing anything else when an id is bad (IndexChecks.h).
+  CheckRecord record{};
+  if (!spec_.indexChecks.empty())
+    descriptors.add(record.data(), Shape{4});
   std::vector<void *> pointers = descriptors.pointers();
   // The temporaries are counted live for the whole call: the manifest does
   // not say when the compiled code frees each one.
@@ -432,6 +438,7 @@ Result<std::vector<Array>> Function::call(const std::vector<Array> &inputs) {
   if (temporaries)
     counters->recordTemporariesFreed(temporaryBytes);
   footprint.allocated += temporaryBytes;
+  TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, record));
 
   std::vector<Array> results;
   results.reserve(spec_.outputs.size());

@@ -28,7 +28,11 @@ void populateTcContractionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// transpose, broadcast_to, slice, concat, reshape.
 void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// All four families.
+/// take and its relatives: gathers as `linalg.generic` + `tensor.extract`
+/// with wrapped, clamped ids (IndexingToLinalg.cpp).
+void populateTcIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace tcc::tc
