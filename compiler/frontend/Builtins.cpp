@@ -452,8 +452,8 @@ const llvm::StringMap<Builtin> &builtins() {
     m["scatter_add"] = {3,
                         false,
                         {"axis"},
-                        [](GraphBuilder &b, const CallSite &c,
-                           const Kwargs &kw, ArrayRef<TensorRef> t) -> TensorRef {
+                        [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                           ArrayRef<TensorRef> t) -> TensorRef {
                           FailureOr<int64_t> axis = kw.integer("axis", 0);
                           if (failed(axis))
                             return {};
@@ -507,11 +507,12 @@ TensorRef emitIndexingCall(GraphBuilder &builder, const CallSite &call,
                           << args.size() << " positional arguments";
       return {};
     }
-    FailureOr<int64_t> d = depth ? FailureOr<int64_t>(*depth)
-                                 : kw.integer("depth", std::nullopt);
+    FailureOr<int64_t> d =
+        depth ? FailureOr<int64_t>(*depth) : kw.integer("depth", std::nullopt);
     FailureOr<Type> dtype =
-        kw.find("dtype") ? kw.dtype("dtype")
-                         : FailureOr<Type>(Float32Type::get(call.loc.getContext()));
+        kw.find("dtype")
+            ? kw.dtype("dtype")
+            : FailureOr<Type>(Float32Type::get(call.loc.getContext()));
     if (failed(d) || failed(dtype))
       return {};
     return builder.oneHot(call.loc, first, *d, *dtype);

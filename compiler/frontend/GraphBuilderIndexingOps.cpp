@@ -48,8 +48,7 @@ TensorRef GraphBuilder::take(Location loc, TensorRef input, TensorRef ids,
 }
 
 /// Why `ids` cannot be ids of `op` (they are i32 or i64), or nothing.
-static std::optional<std::string> badIdsOf(const TensorRef &ids,
-                                           StringRef op) {
+static std::optional<std::string> badIdsOf(const TensorRef &ids, StringRef op) {
   Type t = ids.elementType();
   if (t.isInteger(32) || t.isInteger(64))
     return std::nullopt;
@@ -70,22 +69,20 @@ TensorRef GraphBuilder::takeAlongAxis(Location loc, TensorRef input,
   FailureOr<int64_t> a = normalizeAxis(loc, axis, input.shape.size());
   if (failed(a))
     return {};
-  FailureOr<Shape> shape = tc::takeAlongAxisShape(
-      input.shape, ids.shape, *a, [&] { return error(loc); });
+  FailureOr<Shape> shape = tc::takeAlongAxisShape(input.shape, ids.shape, *a,
+                                                  [&] { return error(loc); });
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, input.elementType());
-  return make(builder.create<tc::TakeAlongAxisOp>(
-                  loc, type, input.value, ids.value,
-                  builder.getI64IntegerAttr(*a)),
-              *shape);
+  return make(
+      builder.create<tc::TakeAlongAxisOp>(loc, type, input.value, ids.value,
+                                          builder.getI64IntegerAttr(*a)),
+      *shape);
 }
 
-TensorRef GraphBuilder::scatterAdd(Location loc, TensorRef input,
-                                   TensorRef ids, TensorRef updates,
-                                   int64_t axis) {
-  if (!input || !ids || !updates ||
-      failed(checkIds(loc, ids, "scatter_add")) ||
+TensorRef GraphBuilder::scatterAdd(Location loc, TensorRef input, TensorRef ids,
+                                   TensorRef updates, int64_t axis) {
+  if (!input || !ids || !updates || failed(checkIds(loc, ids, "scatter_add")) ||
       failed(sameElementType(loc, "scatter_add", {input, updates})))
     return {};
   if (input.elementType().isInteger(1)) {
@@ -113,9 +110,9 @@ TensorRef GraphBuilder::scatterAdd(Location loc, TensorRef input,
                << tc::formatShape(updates.shape);
     return {};
   }
-  return make(builder.create<tc::ScatterAddOp>(
-                  loc, input.type(), input.value, ids.value, updates.value,
-                  builder.getI64IntegerAttr(*a)),
+  return make(builder.create<tc::ScatterAddOp>(loc, input.type(), input.value,
+                                               ids.value, updates.value,
+                                               builder.getI64IntegerAttr(*a)),
               input.shape);
 }
 
@@ -155,13 +152,13 @@ TensorRef GraphBuilder::dynamicSlice(Location loc, TensorRef input,
     }
     values.push_back(s.value);
   }
-  FailureOr<Shape> shape = tc::dynamicSliceShape(input.shape, sizes,
-                                                 [&] { return error(loc); });
+  FailureOr<Shape> shape =
+      tc::dynamicSliceShape(input.shape, sizes, [&] { return error(loc); });
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, input.elementType());
-  return make(builder.create<tc::DynamicSliceOp>(
-                  loc, type, input.value, values,
-                  builder.getDenseI64ArrayAttr(sizes)),
-              *shape);
+  return make(
+      builder.create<tc::DynamicSliceOp>(loc, type, input.value, values,
+                                         builder.getDenseI64ArrayAttr(sizes)),
+      *shape);
 }

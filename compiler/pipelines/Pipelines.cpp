@@ -57,7 +57,7 @@ static std::string gpuStagePipeline(tcc::Stage s,
   if (s == tcc::Stage::Loops)
     // Every linalg op becomes a kernel launch, temporaries device memory,
     // and each launch body a gpu.func in one gpu.module.
-    return "tc-check-exit,"
+    return "tc-check-exit{gpu=true},"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "canonicalize,func.func(tcc-linalg-to-gpu,tcc-gpu-device-memory),"
            // Integer powers become helper functions, which outlining

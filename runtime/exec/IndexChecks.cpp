@@ -19,9 +19,11 @@ Status checkRecordStatus(const FunctionSpec &f, const CheckRecord &record) {
   std::string what;
   if (c.kind == "dynamic_slice") {
     // The scan's bound is one past the largest start that fits.
-    what = "start " + std::to_string(value) + " of 'dynamic_slice' along "
-           "dimension " + std::to_string(c.dimension) +
-           " is out of range [0, " + std::to_string(bound - 1) + "]";
+    what = "start " + std::to_string(value) +
+           " of 'dynamic_slice' along "
+           "dimension " +
+           std::to_string(c.dimension) + " is out of range [0, " +
+           std::to_string(bound - 1) + "]";
   } else {
     // one_hot's ids are classes in [0, depth); the others wrap negative ids
     // as numpy does: [-n, n).

@@ -1,4 +1,5 @@
-//===- IndexChecks.h - the check record that compiled code leaves -*- C++ -*-===//
+//===- IndexChecks.h - the check record that compiled code leaves -*- C++
+//-*-===//
 //
 // Functions that gather at ids check every id in a prologue of their own
 // compiled code and return before writing anything when one is bad

@@ -1059,9 +1059,9 @@ bool Generator::genIndexing() {
       int64_t size = d.sym.empty() ? 1 + below(int(d.size)) : 1;
       // A symbolic dimension's last row: a start computed at run time.
       std::string start =
-          d.sym.empty() ? std::to_string(below(int(d.size - size) + 1))
-                        : "size(" + a.name + ", " +
-                              std::to_string(dims.size()) + ") - 1";
+          d.sym.empty()
+              ? std::to_string(below(int(d.size - size) + 1))
+              : "size(" + a.name + ", " + std::to_string(dims.size()) + ") - 1";
       starts += ", " + start;
       sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
       dims.push_back(Dim{size, ""});
@@ -1103,8 +1103,8 @@ bool Generator::genIndexing() {
     Dims dims = a.dims;
     dims[size_t(axis)] = Dim{};
     return addTemp("take_along_axis(" + a.name + ", argmax(" + a.name +
-                       ", axis=" + axisText + ", keepdims=true), axis=" +
-                       axisText + ")",
+                       ", axis=" + axisText +
+                       ", keepdims=true), axis=" + axisText + ")",
                    a.dt, dims, a.bound, 0);
   }
   Dims idDims;

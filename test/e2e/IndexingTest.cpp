@@ -45,14 +45,16 @@ TEST_CASE("take: an embedding lookup over dtypes and dynamic sizes",
       INFO("table " << tgName(dt) << ", ids " << tgName(it));
       std::string t = tgName(dt), i = tgName(it);
       Graph g("tg 1\nfunc embed(E : " + t + "[V, 5], ids : " + i +
-              "[B, T]) -> (y : " + t + "[B, T, 5]) {\n"
+              "[B, T]) -> (y : " + t +
+              "[B, T, 5]) {\n"
               "  y = take(E, ids)\n}\n"
-              "func g(E : " + t + "[7, 5], ids : " + i +
-              "[N]) -> (y : " + t + "[N, 5]) { y = gather(E, ids, axis=0) }\n");
+              "func g(E : " +
+              t + "[7, 5], ids : " + i + "[N]) -> (y : " + t +
+              "[N, 5]) { y = gather(E, ids, axis=0) }\n");
       for (auto [v, b, tt] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
                {7, 2, 3}, {1, 1, 1}, {30, 4, 0}}) {
-        g.call("embed", {rng.uniform(dt, {v, 5}, -50, 50),
-                         ids(rng, it, {b, tt}, v)});
+        g.call("embed",
+               {rng.uniform(dt, {v, 5}, -50, 50), ids(rng, it, {b, tt}, v)});
       }
       for (int64_t n : {1, 9, 0})
         g.call("g", {rng.uniform(dt, {7, 5}, -50, 50), ids(rng, it, {n}, 7)});
@@ -191,8 +193,8 @@ func f64s(x : f64[6], i : i32[N], u : f64[N]) -> (y : f64[6]) {
   y = scatter_add(x, i, u)
 }
 )");
-  for (auto [b, t] : std::vector<std::pair<int64_t, int64_t>>{
-           {2, 3}, {1, 1}, {3, 0}})
+  for (auto [b, t] :
+       std::vector<std::pair<int64_t, int64_t>>{{2, 3}, {1, 1}, {3, 0}})
     g.call("grad", {ids(rng, I32, {b, t}, 5), rng.uniform(F32, {b, t, 3})});
   RefTensor repeated = RefTensor(I32, {4}, {1, 1, -4, 2});
   g.call("sgd", {repeated, rng.uniform(F32, {4, 3})});
@@ -275,8 +277,8 @@ func dyn(x : i64[N, 5], s : i64[]) -> (y : i64[1, 5]) {
   CHECK_THAT(refusal(g, "step", {RefTensor(I32, {}, {-1})}).message(),
              Catch::Contains("start -1 of 'dynamic_slice' along dimension 0 "
                              "is out of range [0, 8]"));
-  CHECK_THAT(refusal(g, "dyn", {rng.uniform(I64, {3, 5}, -9, 9),
-                                RefTensor(I64, {}, {3})})
+  CHECK_THAT(refusal(g, "dyn",
+                     {rng.uniform(I64, {3, 5}, -9, 9), RefTensor(I64, {}, {3})})
                  .message(),
              Catch::Contains("[0, 2]"));
   CHECK(checkClose(before.at("seen"), g.sharedValues().at("seen"), "seen",

@@ -125,8 +125,8 @@ RefTensor oneHot(Operation &op, const RefTensor &ids, int64_t depth,
   return RefTensor(dtype, shape, std::move(data));
 }
 
-RefTensor dynamicSlice(Operation &op, const RefTensor &input,
-                       Operands starts, llvm::ArrayRef<int64_t> sizes) {
+RefTensor dynamicSlice(Operation &op, const RefTensor &input, Operands starts,
+                       llvm::ArrayRef<int64_t> sizes) {
   std::vector<int64_t> begin;
   for (size_t d = 0; d < sizes.size(); ++d) {
     int64_t s = asInteger(starts[d]->data[0]);

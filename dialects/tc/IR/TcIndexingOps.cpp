@@ -87,9 +87,9 @@ static LogicalResult checkResultType(Operation *op, const Shape &shape,
   auto declared = cast<RankedTensorType>(op->getResult(0).getType());
   auto inferred = RankedTensorType::get(sizesOf(shape), elementType);
   if (declared != inferred)
-    return op->emitOpError() << "result type " << declared
-                             << " does not match the inferred type "
-                             << inferred;
+    return op->emitOpError()
+           << "result type " << declared << " does not match the inferred type "
+           << inferred;
   return success();
 }
 
@@ -107,9 +107,9 @@ LogicalResult TakeOp::verify() {
 }
 
 LogicalResult TakeAlongAxisOp::verify() {
-  FailureOr<Shape> shape = takeAlongAxisShape(
-      shapeOf(typeOf(getInput())), shapeOf(typeOf(getIds())), getAxis(),
-      [&] { return emitOpError(); });
+  FailureOr<Shape> shape =
+      takeAlongAxisShape(shapeOf(typeOf(getInput())), shapeOf(typeOf(getIds())),
+                         getAxis(), [&] { return emitOpError(); });
   if (failed(shape))
     return failure();
   return checkResultType(*this, *shape, typeOf(getInput()).getElementType());
@@ -154,9 +154,8 @@ LogicalResult DynamicSliceOp::verify() {
     return emitOpError() << "dynamic_slice needs "
                          << typeOf(getInput()).getRank()
                          << " starts (the rank), got " << getStarts().size();
-  FailureOr<Shape> shape =
-      dynamicSliceShape(shapeOf(typeOf(getInput())), getSizes(),
-                        [&] { return emitOpError(); });
+  FailureOr<Shape> shape = dynamicSliceShape(
+      shapeOf(typeOf(getInput())), getSizes(), [&] { return emitOpError(); });
   if (failed(shape))
     return failure();
   return checkResultType(*this, *shape, typeOf(getInput()).getElementType());

@@ -42,11 +42,29 @@ Value rootOf(Value v) {
 }
 
 struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
+  using CheckExitBase::CheckExitBase;
+
   void runOnOperation() override {
-    for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && func->hasAttr(kIndexChecksAttr) &&
-          failed(addExit(func)))
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func->hasAttr(kIndexChecksAttr))
+        continue;
+      if (gpu) {
+        // The record would live in device memory, and the host code that
+        // launches the kernels cannot read it without a copy and a wait.
+        auto checks = func->getAttrOfType<ArrayAttr>(kIndexChecksAttr);
+        auto first = dyn_cast<DictionaryAttr>(checks[0]);
+        func.emitError()
+            << "'" << func.getSymName() << "' gathers at ids ("
+            << (first ? first.getAs<StringAttr>("kind").getValue() : "take")
+            << " at "
+            << (first ? first.getAs<StringAttr>("where").getValue() : "?")
+            << "), whose checks do not run on --target=nvptx yet; compile "
+               "this function for the CPU";
         return signalPassFailure();
+      }
+      if (failed(addExit(func)))
+        return signalPassFailure();
+    }
   }
 
   LogicalResult addExit(func::FuncOp func) {
@@ -65,8 +83,8 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     NamedAttrList attrs;
     attrs.append(kCheckRecordAttr, UnitAttr::get(&getContext()));
     unsigned index = func.getNumArguments();
-    func.insertArgument(index, recordType,
-                        attrs.getDictionary(&getContext()), ret.getLoc());
+    func.insertArgument(index, recordType, attrs.getDictionary(&getContext()),
+                        ret.getLoc());
     Value record = entry.getArgument(index);
     OpBuilder b(&getContext());
     if (auto alloc = built.getDefiningOp<memref::AllocOp>();

@@ -77,8 +77,7 @@ std::function<Value(OpBuilder &, Location)> dimOf(Value v, int64_t axis) {
 SmallVector<IdCheck> checksOf(Operation *op) {
   SmallVector<IdCheck> checks;
   auto dynamicDim = [](Value v, int64_t axis) {
-    return cast<RankedTensorType>(v.getType()).isDynamicDim(axis) ? v
-                                                                  : Value();
+    return cast<RankedTensorType>(v.getType()).isDynamicDim(axis) ? v : Value();
   };
   if (auto take = dyn_cast<TakeOp>(op))
     checks.push_back({op, take.getIds(), "take", true,
@@ -110,8 +109,8 @@ SmallVector<IdCheck> checksOf(Operation *op) {
                         [input, axis, size](OpBuilder &b, Location loc) {
                           Value dim =
                               b.createOrFold<tensor::DimOp>(loc, input, axis);
-                          Value rest = b.create<arith::ConstantIndexOp>(
-                              loc, 1 - size);
+                          Value rest =
+                              b.create<arith::ConstantIndexOp>(loc, 1 - size);
                           return b.createOrFold<arith::AddIOp>(loc, dim, rest);
                         },
                         dynamicDim(input, axis), (int64_t)i});
@@ -128,8 +127,8 @@ Record zeroRecord(OpBuilder &b, Location loc) {
   Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
   Record r;
   for (int i = 0; i < 4; ++i) {
-    Value empty = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{},
-                                            b.getI64Type());
+    Value empty =
+        b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{}, b.getI64Type());
     r.push_back(b.create<linalg::FillOp>(loc, zero, empty).getResult(0));
   }
   return r;
@@ -224,7 +223,8 @@ struct IndexChecksPass
           getBackwardSlice(def, &needed, options);
     }
     Operation *firstOther = nullptr;
-    for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    for (Operation &op :
+         llvm::make_early_inc_range(body.without_terminator())) {
       bool isNeeded = needed.contains(&op);
       if (!isNeeded && !firstOther)
         firstOther = &op;

@@ -99,6 +99,11 @@ def CheckExit : Pass<"tc-check-exit", "::mlir::ModuleOp"> {
     not 0. Reports an error when code before that point writes a shared
     variable: a failed call must leave every variable unchanged.
   }];
+  let options = [
+    Option<"gpu", "gpu", "bool", /*default=*/"false",
+           "The module is for --target=nvptx, where the check record is not "
+           "supported yet: a function with index checks is an error">
+  ];
   let dependentDialects = ["::mlir::cf::ControlFlowDialect",
                            "::mlir::memref::MemRefDialect"];
 }

@@ -165,8 +165,7 @@ struct ScatterAddLowering : OpConversionPattern<ScatterAddOp> {
     // A fresh copy of the input to accumulate into.
     Value empty = rewriter.create<tensor::EmptyOp>(
         loc, tensor::getMixedSizes(rewriter, loc, input), elementType);
-    Value acc =
-        rewriter.create<linalg::CopyOp>(loc, input, empty).getResult(0);
+    Value acc = rewriter.create<linalg::CopyOp>(loc, input, empty).getResult(0);
     Value axisSize = rewriter.create<tensor::DimOp>(loc, input, axis);
     Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
@@ -176,11 +175,10 @@ struct ScatterAddLowering : OpConversionPattern<ScatterAddOp> {
     // (MLIR input) have no symbol to check.
     for (int64_t d = 0; d < tensorType(updates).getRank(); ++d) {
       lbs.push_back(zero);
-      Value bound =
-          d >= axis && d < axis + idsRank
-              ? rewriter.create<tensor::DimOp>(loc, ids, d - axis)
-              : rewriter.create<tensor::DimOp>(
-                    loc, input, d < axis ? d : d - idsRank + 1);
+      Value bound = d >= axis && d < axis + idsRank
+                        ? rewriter.create<tensor::DimOp>(loc, ids, d - axis)
+                        : rewriter.create<tensor::DimOp>(
+                              loc, input, d < axis ? d : d - idsRank + 1);
       ubs.push_back(rewriter.create<arith::MinSIOp>(
           loc, rewriter.create<tensor::DimOp>(loc, updates, d), bound));
       steps.push_back(one);
@@ -198,12 +196,11 @@ struct ScatterAddLowering : OpConversionPattern<ScatterAddOp> {
             at.push_back(ivs[d - 1 + idsRank]);
           Value update = b.create<tensor::ExtractOp>(l, updates, ivs);
           Value old = b.create<tensor::ExtractOp>(l, iterArgs[0], at);
-          Value sum =
-              isa<FloatType>(elementType)
-                  ? b.create<arith::AddFOp>(l, old, update).getResult()
-                  : b.create<arith::AddIOp>(l, old, update).getResult();
-          return {b.create<tensor::InsertOp>(l, sum, iterArgs[0], at)
-                      .getResult()};
+          Value sum = isa<FloatType>(elementType)
+                          ? b.create<arith::AddFOp>(l, old, update).getResult()
+                          : b.create<arith::AddIOp>(l, old, update).getResult();
+          return {
+              b.create<tensor::InsertOp>(l, sum, iterArgs[0], at).getResult()};
         });
     rewriter.replaceOp(op, nest.results.empty() ? acc : nest.results[0]);
     return success();
@@ -225,8 +222,8 @@ struct OneHotLowering : OpConversionPattern<OneHotOp> {
     sizes.push_back(rewriter.getIndexAttr(op.getDepth()));
     Value init = rewriter.create<tensor::EmptyOp>(loc, sizes,
                                                   resultType.getElementType());
-    AffineMap idMap = AffineMap::getMultiDimIdentityMap(rank, ctx).dropResult(
-        rank - 1);
+    AffineMap idMap =
+        AffineMap::getMultiDimIdentityMap(rank, ctx).dropResult(rank - 1);
     AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
@@ -274,8 +271,8 @@ struct DynamicSliceLowering : OpConversionPattern<DynamicSliceOp> {
       Value last = rewriter.create<arith::SubIOp>(loc, dim, size);
       Value low = rewriter.create<arith::MaxSIOp>(loc, s, zero);
       Value clamped = rewriter.create<arith::MinSIOp>(loc, low, last);
-      offsets.push_back(rewriter.create<arith::MaxSIOp>(loc, clamped, zero)
-                            .getResult());
+      offsets.push_back(
+          rewriter.create<arith::MaxSIOp>(loc, clamped, zero).getResult());
     }
     SmallVector<OpFoldResult> sizes =
         getAsIndexOpFoldResult(ctx, op.getSizes());
