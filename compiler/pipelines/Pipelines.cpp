@@ -57,8 +57,7 @@ static std::string gpuStagePipeline(tcc::Stage s,
   if (s == tcc::Stage::Loops)
     // Every linalg op becomes a kernel launch, temporaries device memory,
     // and each launch body a gpu.func in one gpu.module.
-    return "tc-check-exit{gpu=true},"
-           "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    return "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "canonicalize,func.func(tcc-linalg-to-gpu,tcc-gpu-device-memory),"
            // Integer powers become helper functions, which outlining
            // copies into the GPU module beside the kernels that call them.
@@ -109,9 +108,15 @@ static std::string stagePipeline(tcc::Stage s,
            "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
            "one-shot-bufferize{bufferize-function-boundaries "
            "function-boundary-type-conversion=identity-layout-map},"
-           "drop-equivalent-buffer-results,canonicalize";
+           "drop-equivalent-buffer-results,canonicalize,"
+           // The index checks' record becomes an argument before the
+           // manifest is read off this stage.
+           "tc-check-exit" +
+           std::string(options.target == tcc::CompileTarget::Nvptx
+                           ? "{gpu=true}"
+                           : "");
   case tcc::Stage::Loops:
-    return "tc-check-exit,tcc-matmul-to-blas,"
+    return "tcc-matmul-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "func.func(convert-linalg-to-loops),canonicalize";
   case tcc::Stage::LlvmMlir:
