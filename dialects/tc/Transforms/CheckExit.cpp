@@ -2,8 +2,8 @@
 //
 // On buffers: the check record that tc-index-checks returns becomes the
 // function's last argument, which the runtime supplies zeroed and reads
-// after the call; right after the prologue's last write to it, the function
-// returns when a check failed. Everything before that point is the
+// after the call; what follows the prologue's last write to it runs only
+// when no check failed (an scf.if). Everything before that point is the
 // prologue, which only computes, and this pass makes sure of it: a write
 // into a shared variable there is a compile error, never a half-applied
 // update.
@@ -13,9 +13,9 @@
 #include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -143,19 +143,19 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
         break;
     }
 
-    // if (record[0] != 0) return;
+    // if (record[0] == 0) { the rest }: the rest of the body moves into an
+    // scf.if (buffer deallocation does not take a cf.cond_br yet).
     b.setInsertionPointAfter(last);
     Location loc = last->getLoc();
     Value zeroIndex = b.create<arith::ConstantIndexOp>(loc, 0);
     Value code = b.create<memref::LoadOp>(loc, record, ValueRange{zeroIndex});
     Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
-    Value failedCheck =
-        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, code, zero);
-    Block *rest = entry.splitBlock(failedCheck.getDefiningOp()->getNextNode());
-    Block *exit = b.createBlock(rest);
-    b.create<func::ReturnOp>(loc);
-    b.setInsertionPointToEnd(&entry);
-    b.create<cf::CondBranchOp>(loc, failedCheck, exit, rest);
+    Value passed =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, code, zero);
+    auto guard = b.create<scf::IfOp>(loc, passed, /*withElseRegion=*/false);
+    Operation *yield = guard.thenBlock()->getTerminator();
+    while (guard->getNextNode() != entry.getTerminator())
+      guard->getNextNode()->moveBefore(yield);
     return success();
   }
 };

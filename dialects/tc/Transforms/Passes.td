@@ -94,9 +94,9 @@ def CheckExit : Pass<"tc-check-exit", "::mlir::ModuleOp"> {
   let description = [{
     Runs on buffers (after One-Shot Bufferize). The check record that
     `tc-index-checks` returns becomes the function's last argument (marked
-    `tc.check_record`; the runtime supplies it, zeroed), and right after
-    the last write to it the function returns when its first element is
-    not 0. Reports an error when code before that point writes a shared
+    `tc.check_record`; the runtime supplies it, zeroed), and the rest of
+    the body after the last write to it moves into an `scf.if` that runs
+    only when its first element is 0. Reports an error when code before that point writes a shared
     variable: a failed call must leave every variable unchanged.
   }];
   let options = [
@@ -104,7 +104,7 @@ def CheckExit : Pass<"tc-check-exit", "::mlir::ModuleOp"> {
            "The module is for --target=nvptx, where the check record is not "
            "supported yet: a function with index checks is an error">
   ];
-  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+  let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 
