@@ -1,8 +1,8 @@
 // RUN: tc-opt %s -tc-check-exit -split-input-file -verify-diagnostics | FileCheck %s
 
-// The check record becomes the last argument, and the function returns
-// right after the prologue's last write to it when a check failed: the
-// write into the shared variable E comes after the branch.
+// The check record becomes the last argument, and what follows the
+// prologue's last write to it runs only when no check failed: the write
+// into the shared variable E moves into the scf.if.
 
 // CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[E:.*]]: memref<4x3xf32> {bufferization.writable = true, tc.shared = @E}, %[[REC:.*]]: memref<4xi64> {tc.check_record})
@@ -10,13 +10,11 @@
 // CHECK: memref.store %{{.*}}, %[[REC]][%{{.*}}]
 // CHECK: memref.store %{{.*}}, %[[REC]][%{{.*}}]
 // CHECK: %[[CODE:.*]] = memref.load %[[REC]][%{{.*}}]
-// CHECK: %[[BAD:.*]] = arith.cmpi ne, %[[CODE]], %{{.*}} : i64
-// CHECK: cf.cond_br %[[BAD]], ^[[EXIT:.*]], ^[[REST:.*]]
-// CHECK: ^[[EXIT]]:
-// CHECK-NEXT: return
-// CHECK: ^[[REST]]:
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[CODE]], %{{.*}} : i64
+// CHECK: scf.if %[[OK]] {
 // CHECK: linalg.fill {{.*}} outs(%[[E]] : memref<4x3xf32>)
-// CHECK: return
+// CHECK-NEXT: }
+// CHECK-NEXT: return
 func.func @step(%E: memref<4x3xf32> {bufferization.writable = true, tc.shared = @E}) -> memref<4xi64> attributes {tc.index_checks = [{kind = "take", where = "f.tg:3:7"}]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1,4 +1,4 @@
-// RUN: tc-opt %s -tc-index-checks -split-input-file | FileCheck %s
+// RUN: tc-opt %s -tc-index-checks | FileCheck %s
 
 // Every function that takes at ids gets a prologue: what the ids are
 // computed from moves to the front, one scan per take records the first bad
@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[X:.*]]: tensor<4x3xf32>, %[[S:.*]]: tensor<?x4xf32>)
 // CHECK-SAME: -> (tensor<?x3xf32>, tensor<4xi64> {tc.check_record})
-// CHECK-SAME: tc.index_checks = [{kind = "take", where = "{{[^"]*}}index-checks.mlir:[[@LINE+18]]:8"}]
+// CHECK-SAME: tc.index_checks = [{kind = "take", where = "{{[^"]*}}index-checks.mlir:[[@LINE+16]]:8"}]
 // The ids' computation comes first, before the unrelated exp ...
 // CHECK: %[[IDS:.*]] = tc.argmax %[[S]]
 // ... then the scan: ids in [-4, 4) are good.
@@ -27,7 +27,6 @@ func.func @step(%x: tensor<4x3xf32>, %s: tensor<?x4xf32>) -> tensor<?x3xf32> {
   return %t : tensor<?x3xf32>
 }
 
-// -----
 
 // Two takes: two scans, chained, numbered in program order.
 // CHECK-LABEL: func.func @two(
@@ -42,7 +41,6 @@ func.func @two(%x: tensor<4x3xf32>, %i: tensor<2xi32>, %j: tensor<5xi32>) -> (te
   return %a, %b : tensor<2x3xf32>, tensor<5x3xf32>
 }
 
-// -----
 
 // No take, no prologue.
 // CHECK-LABEL: func.func @plain(

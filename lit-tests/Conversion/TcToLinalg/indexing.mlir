@@ -38,8 +38,8 @@ func.func @embedding(%E: tensor<?x8xf32>, %ids: tensor<?x3xi32>) -> tensor<?x3x8
 // CHECK-SAME: %[[X:.*]]: tensor<3x5x2xf64>, %[[I:.*]]: tensor<i64>)
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[I]] : tensor<i64>) outs(%{{.*}} : tensor<3x2xf64>)
-// CHECK: %[[AT:.*]] = arith.minsi
 // CHECK: %[[D0:.*]] = linalg.index 0 : index
+// CHECK: %[[AT:.*]] = arith.minsi
 // CHECK: %[[D1:.*]] = linalg.index 1 : index
 // CHECK: tensor.extract %[[X]][%[[D0]], %[[AT]], %[[D1]]] : tensor<3x5x2xf64>
 func.func @inner_axis(%x: tensor<3x5x2xf64>, %i: tensor<i64>) -> tensor<3x2xf64> {
