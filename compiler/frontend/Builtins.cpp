@@ -524,8 +524,7 @@ TensorRef emitIndexingCall(GraphBuilder &builder, const CallSite &call,
   if (failed(sizes))
     return {};
   if (!kw.find("size")) {
-    emitError(call.loc) << "'dynamic_slice' needs its sizes: size=[...], one "
-                           "static size per dimension";
+    emitError(call.loc) << "'dynamic_slice' needs the keyword argument 'size'";
     return {};
   }
   Type i64 = IntegerType::get(call.loc.getContext(), 64);
