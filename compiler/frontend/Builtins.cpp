@@ -402,6 +402,42 @@ const llvm::StringMap<Builtin> &builtins() {
                       }};
     m["concatenate"] = concat;
     m["concat"] = concat;
+    Builtin take = {2,
+                    false,
+                    {"axis"},
+                    [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                       ArrayRef<TensorRef> t) -> TensorRef {
+                      FailureOr<int64_t> axis = kw.integer("axis", 0);
+                      if (failed(axis))
+                        return {};
+                      return b.take(c.loc, t[0], t[1], *axis);
+                    }};
+    // Handled by emitIndexingCall; listed so that they are known names.
+    m["one_hot"] = {1, true, {"depth", "dtype"}, nullptr};
+    m["dynamic_slice"] = {1, true, {"size"}, nullptr};
+    m["take"] = take;
+    m["gather"] = take;
+    m["take_along_axis"] = {
+        2,
+        false,
+        {"axis"},
+        [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+           ArrayRef<TensorRef> t) -> TensorRef {
+          FailureOr<int64_t> axis = kw.integer("axis", std::nullopt);
+          if (failed(axis))
+            return {};
+          return b.takeAlongAxis(c.loc, t[0], t[1], *axis);
+        }};
+    m["scatter_add"] = {3,
+                        false,
+                        {"axis"},
+                        [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                           ArrayRef<TensorRef> t) -> TensorRef {
+                          FailureOr<int64_t> axis = kw.integer("axis", 0);
+                          if (failed(axis))
+                            return {};
+                          return b.scatterAdd(c.loc, t[0], t[1], t[2], *axis);
+                        }};
     return m;
   }();
   return table;
@@ -418,6 +454,67 @@ Type defaultLiteralType(MLIRContext *context, ArrayRef<Operand> literals) {
   if (anyFloat)
     return b.getF32Type();
   return allBool ? Type(b.getI1Type()) : Type(b.getI64Type());
+}
+
+/// one_hot and dynamic_slice, whose positional arguments are not all
+/// tensors of one dtype (see emitCall).
+TensorRef emitIndexingCall(GraphBuilder &builder, const CallSite &call,
+                           const Kwargs &kw) {
+  ArrayRef<Operand> args(call.args);
+  if (args.empty() || args[0].isLiteral()) {
+    emitError(call.loc) << "'" << call.name << "' needs a tensor first";
+    return {};
+  }
+  TensorRef first = materialize(builder, args[0], Type());
+  if (!first)
+    return {};
+  if (call.name == "one_hot") {
+    if (failed(kw.checkKnown({"depth", "dtype"})))
+      return {};
+    std::optional<int64_t> depth;
+    if (args.size() == 2) {
+      const Operand &d = args[1];
+      if (!d.isLiteral() || d.literal->kind != Literal::Kind::Integer ||
+          d.literal->integer.getSignificantBits() > 64 || kw.find("depth")) {
+        emitError(d.loc) << "the depth of 'one_hot' is an integer, given "
+                            "once (one_hot(ids, 10) or depth=10)";
+        return {};
+      }
+      depth = d.literal->integer.getSExtValue();
+    } else if (args.size() != 1) {
+      emitError(call.loc) << "'one_hot' takes the ids and a depth, got "
+                          << args.size() << " positional arguments";
+      return {};
+    }
+    FailureOr<int64_t> d =
+        depth ? FailureOr<int64_t>(*depth) : kw.integer("depth", std::nullopt);
+    FailureOr<Type> dtype =
+        kw.find("dtype")
+            ? kw.dtype("dtype")
+            : FailureOr<Type>(Float32Type::get(call.loc.getContext()));
+    if (failed(d) || failed(dtype))
+      return {};
+    return builder.oneHot(call.loc, first, *d, *dtype);
+  }
+  // dynamic_slice(x, start0, start1, ..., size=[...])
+  if (failed(kw.checkKnown({"size"})))
+    return {};
+  FailureOr<SmallVector<int64_t>> sizes = kw.integers("size");
+  if (failed(sizes))
+    return {};
+  if (!kw.find("size")) {
+    emitError(call.loc) << "'dynamic_slice' needs the keyword argument 'size'";
+    return {};
+  }
+  Type i64 = IntegerType::get(call.loc.getContext(), 64);
+  SmallVector<TensorRef> starts;
+  for (const Operand &a : args.drop_front()) {
+    TensorRef t = materialize(builder, a, i64);
+    if (!t)
+      return {};
+    starts.push_back(t);
+  }
+  return builder.dynamicSlice(call.loc, first, starts, *sizes);
 }
 
 } // namespace
@@ -459,6 +556,11 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
       return {};
     return builder.size(call.loc, input, axis.literal->integer.getSExtValue());
   }
+  // one_hot(ids, 10): the depth may be the second positional argument;
+  // dynamic_slice(x, i * bs, 0, size=[bs, D]): the starts are i64 scalars,
+  // literals included.
+  if (call.name == "one_hot" || call.name == "dynamic_slice")
+    return emitIndexingCall(builder, call, Kwargs(call));
   if (n < fn.arity || (!fn.variadic && n != fn.arity)) {
     emitError(call.loc) << "'" << call.name << "' takes "
                         << (fn.variadic ? "at least " : "") << fn.arity

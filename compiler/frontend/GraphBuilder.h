@@ -166,6 +166,26 @@ public:
                    int64_t axis);
   /// The size of dimension `axis` of `input`, as an i64 scalar.
   TensorRef size(mlir::Location loc, TensorRef input, int64_t axis);
+  /// numpy's take (gather): `input[..., ids, ...]` at `axis`, with i32 or
+  /// i64 ids of any rank, checked when the function runs.
+  TensorRef take(mlir::Location loc, TensorRef input, TensorRef ids,
+                 int64_t axis);
+  /// numpy's take_along_axis: ids of the input's rank and sizes but along
+  /// `axis`; the result has the ids' shape.
+  TensorRef takeAlongAxis(mlir::Location loc, TensorRef input, TensorRef ids,
+                          int64_t axis);
+  /// A copy of `input` with `updates` (shaped as take(input, ids) is) added
+  /// at the ids along `axis`, repeated ids adding up (np.add.at).
+  TensorRef scatterAdd(mlir::Location loc, TensorRef input, TensorRef ids,
+                       TensorRef updates, int64_t axis);
+  /// `ids.shape + [depth]`, 1 where the last index is the id, else 0.
+  TensorRef oneHot(mlir::Location loc, TensorRef ids, int64_t depth,
+                   mlir::Type elementType);
+  /// `input[s0 : s0 + sizes[0], ...]` with one i32/i64 scalar start per
+  /// dimension, computed at run time and checked then.
+  TensorRef dynamicSlice(mlir::Location loc, TensorRef input,
+                         llvm::ArrayRef<TensorRef> starts,
+                         llvm::ArrayRef<int64_t> sizes);
 
   /// Reverse-mode symbolic differentiation (Grad.cpp): the gradient of the
   /// floating-point scalar `y` with respect to each of `wrt` (values of the
@@ -207,6 +227,9 @@ private:
   /// A reshape to several dynamic sizes records them (`tc.dims`, each a
   /// product of the inputs' symbols) for the lowering to compute.
   void setReshapeDims(mlir::Operation *reshape, const tc::Shape &shape);
+  /// An error unless `ids` are i32 or i64 (`op` names the builtin).
+  mlir::LogicalResult checkIds(mlir::Location loc, const TensorRef &ids,
+                               llvm::StringRef op);
   mlir::FailureOr<int64_t> normalizeAxis(mlir::Location loc, int64_t axis,
                                          int64_t rank);
   mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,

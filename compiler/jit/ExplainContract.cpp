@@ -137,6 +137,10 @@ std::string withDirectory(const std::string &shortLoc, Location like) {
 void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
                      llvm::raw_ostream &os, const tcc::ExplainHints *hints) {
   auto argName = [&](Value v) -> std::string {
+    // The argument after `args` is the index checks' record.
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && arg.getArgNumber() >= spec.args.size())
+      return std::string("the record of the index checks");
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       const tcc::ArgSpec &a = spec.args[arg.getArgNumber()];
       switch (a.role) {
@@ -193,7 +197,8 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
     ++copyIndex;
     auto type = cast<MemRefType>(copy.getTarget().getType());
     const tcc::ArgSpec *spec0 = nullptr;
-    if (auto arg = dyn_cast<BlockArgument>(copy.getTarget()))
+    if (auto arg = dyn_cast<BlockArgument>(copy.getTarget());
+        arg && arg.getArgNumber() < spec.args.size())
       spec0 = &spec.args[arg.getArgNumber()];
     std::string into = argName(copy.getTarget());
     if (!builds.empty() && !isa<BlockArgument>(copy.getTarget()))
@@ -203,6 +208,8 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
        << locText(copy.getLoc()) << ": ";
     auto target = dyn_cast<BlockArgument>(copy.getTarget());
     auto source = dyn_cast<BlockArgument>(copy.getSource());
+    if (target && target.getArgNumber() >= spec.args.size())
+      target = nullptr;
     if (target &&
         spec.args[target.getArgNumber()].role == tcc::ArgRole::Output && source)
       os << "an output never aliases an input or a shared variable";
@@ -250,6 +257,10 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
   }
   if (spec.checks.empty())
     os << "    (none)\n";
+  if (!spec.indexChecks.empty())
+    os << "  ids checked by the compiled code before it writes anything:\n";
+  for (const tcc::IndexCheck &c : spec.indexChecks)
+    os << "    '" << c.kind << "' at " << c.where << "\n";
 }
 
 } // namespace
@@ -346,6 +357,10 @@ void explainSpec(const tcc::FunctionSpec &spec, llvm::raw_ostream &os) {
   }
   if (spec.checks.empty())
     os << "    (none)\n";
+  if (!spec.indexChecks.empty())
+    os << "  ids checked by the compiled code before it writes anything:\n";
+  for (const tcc::IndexCheck &c : spec.indexChecks)
+    os << "    '" << c.kind << "' at " << c.where << "\n";
 }
 
 } // namespace

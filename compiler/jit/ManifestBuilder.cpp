@@ -170,7 +170,27 @@ static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
   tcc::FunctionSpec spec;
   spec.name = func.getSymName().str();
   Location loc = func.getLoc();
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+  // The check record of the index checks, when there are any, is the last
+  // argument; the runtime adds it after `args` (tcc::IndexCheck).
+  unsigned numArgs = func.getNumArguments();
+  if (auto checks = func->getAttrOfType<ArrayAttr>(tc::kIndexChecksAttr)) {
+    if (numArgs == 0 || !func.getArgAttr(numArgs - 1, tc::kCheckRecordAttr))
+      return func.emitError() << "internal: '" << spec.name
+                              << "' has index checks but no check record";
+    --numArgs;
+    for (Attribute a : checks) {
+      auto dict = dyn_cast<DictionaryAttr>(a);
+      auto kind = dict ? dict.getAs<StringAttr>("kind") : StringAttr();
+      auto at = dict ? dict.getAs<StringAttr>("where") : StringAttr();
+      if (!kind || !at)
+        return func.emitError()
+               << "malformed '" << tc::kIndexChecksAttr << "' entry " << a;
+      auto dimension = dict.getAs<IntegerAttr>("dimension");
+      spec.indexChecks.push_back(
+          {kind.str(), at.str(), dimension ? dimension.getInt() : -1});
+    }
+  }
+  for (unsigned i = 0; i < numArgs; ++i) {
     tcc::ArgSpec arg;
     auto type = dyn_cast<ShapedType>(func.getArgument(i).getType());
     if (!type)

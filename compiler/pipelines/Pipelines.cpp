@@ -96,7 +96,9 @@ static std::string stagePipeline(tcc::Stage s,
     return "";
   case tcc::Stage::Linalg:
     // The shape facts are read off the tc ops, before they are lowered.
-    return "tc-shape-checks,canonicalize,cse,convert-tc-to-linalg,"
+    // tc-index-checks puts the scans of gather ids first (a prologue).
+    return "tc-shape-checks,canonicalize,cse,tc-index-checks,"
+           "convert-tc-to-linalg,"
            "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";
   case tcc::Stage::Bufferized:
@@ -113,7 +115,13 @@ static std::string stagePipeline(tcc::Stage s,
            "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
            "one-shot-bufferize{bufferize-function-boundaries "
            "function-boundary-type-conversion=identity-layout-map},"
-           "drop-equivalent-buffer-results,canonicalize";
+           "drop-equivalent-buffer-results,canonicalize,"
+           // The index checks' record becomes an argument before the
+           // manifest is read off this stage.
+           "tc-check-exit" +
+           std::string(options.target == tcc::CompileTarget::Nvptx
+                           ? "{gpu=true}"
+                           : "");
   case tcc::Stage::Loops:
     return "tcc-matmul-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"

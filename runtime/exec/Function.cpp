@@ -4,6 +4,7 @@
 #include "runtime/core/SharedVariable.h"
 #include "runtime/exec/CallBindings.h"
 #include "runtime/exec/CallPlan.h"
+#include "runtime/exec/IndexChecks.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/exec/ShapeChecks.h"
@@ -456,6 +457,15 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
     w[0] = w[1] = reinterpret_cast<int64_t>(call.args[i].data());
     pointers[i] = w;
   }
+  // Functions that check ids write what they found here, and return before
+  // writing anything else when an id is bad (IndexChecks.h).
+  CheckRecord record{};
+  MemrefDescriptorList recordDescriptor;
+  if (!spec_.indexChecks.empty()) {
+    recordDescriptor.reserve(1, 1);
+    recordDescriptor.add(record.data(), Shape{4});
+    pointers.push_back(recordDescriptor.pointers()[0]);
+  }
   // The temporaries are counted live for the whole call: the manifest does
   // not say when the compiled code frees each one.
   if (temporaries)
@@ -464,6 +474,7 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
   if (temporaries)
     counters->recordTemporariesFreed(temporaryBytes);
   footprint.allocated += temporaryBytes;
+  TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, record));
 
   std::vector<Array> &results = outputs;
   results.clear();

@@ -81,6 +81,21 @@ struct ShapeCheck {
   std::string where; ///< the op's source location
 };
 
+/// A check of ids that the compiled code makes itself, in a prologue that
+/// runs before anything is written (the compiler's tc-index-checks): ids are
+/// data, which no check before the call can see. When a function has any,
+/// its entry point takes one more argument after `args`, the check record:
+/// four int64 that the runtime zeroes, and that the code leaves as
+/// [k, id, position, bound] when check k (from 1) found a bad id.
+struct IndexCheck {
+  /// The op: "take", "take_along_axis", "scatter_add" (ids in [-n, n),
+  /// negative ones count from the end), "one_hot" (ids in [0, depth)) or
+  /// "dynamic_slice" (a start in [0, size - slice size]).
+  std::string kind;
+  std::string where;      ///< the op's source location
+  int64_t dimension = -1; ///< dynamic_slice: the dimension of the start
+};
+
 /// A compiled function.
 struct FunctionSpec {
   std::string name;
@@ -95,6 +110,8 @@ struct FunctionSpec {
   /// Shape facts checked before every call, in program order. Manifests
   /// written before they existed have none.
   std::vector<ShapeCheck> checks;
+  /// Checks of ids made by the compiled code (see IndexCheck).
+  std::vector<IndexCheck> indexChecks;
 
   size_t numInputs() const;
 };

@@ -134,6 +134,9 @@ std::string printManifest(const Manifest &m) {
       os << "check " << shapeCheckKindName(c.kind) << " " << encode(c.lhs)
          << " " << encode(c.rhs) << " " << encode(c.where) << " "
          << encode(c.what) << "\n";
+    for (const IndexCheck &c : f.indexChecks)
+      os << "idcheck " << encode(c.kind) << " " << c.dimension << " "
+         << encode(c.where) << "\n";
     os << "end\n";
   }
   return os.str();
@@ -323,6 +326,15 @@ Result<Manifest> parseManifest(const std::string &text) {
         if (Status s = validateSizeExpression(*e); !s.ok())
           return bad(s.message());
       current->checks.push_back(c);
+    } else if (kind == "idcheck") {
+      IndexCheck c;
+      char *end = nullptr;
+      if (w.size() != 4 || !decode(w[1], c.kind) || !decode(w[3], c.where))
+        return bad("malformed id check");
+      c.dimension = std::strtoll(w[2].c_str(), &end, 10);
+      if (*end != 0 || w[2].empty())
+        return bad("malformed id check");
+      current->indexChecks.push_back(c);
     } else if (kind == "update" || kind == "copy") {
       std::string value;
       if (w.size() != 2 || !decode(w[1], value))

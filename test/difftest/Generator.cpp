@@ -179,6 +179,11 @@ private:
   bool genBroadcastTo();
   bool genSlice();
   bool genConcat();
+  /// take, gather, take_along_axis, scatter_add, one_hot, dynamic_slice.
+  bool genIndexing();
+  /// Ids good for an axis of `n` elements (negative ones too when `wrap`):
+  /// an argmax over a dimension `n` of some value; their dims in `dims`.
+  std::optional<std::string> idsFor(const Dim &n, bool wrap, Dims &dims);
   void genFunction(int index);
   void genOutputs();
   void genUpdates();
@@ -1126,6 +1131,120 @@ void Generator::genUpdates() {
   }
 }
 
+std::optional<std::string> Generator::idsFor(const Dim &n, bool wrap,
+                                             Dims &dims) {
+  int i = pick([&](const Val &v) {
+    return isNumeric(v.dt) && v.err == 0 &&
+           std::find(v.dims.begin(), v.dims.end(), n) != v.dims.end();
+  });
+  std::string expr;
+  if (i >= 0) {
+    const Val &b = pool_[size_t(i)];
+    int axis = int(std::find(b.dims.begin(), b.dims.end(), n) - b.dims.begin());
+    dims = b.dims;
+    dims.erase(dims.begin() + axis);
+    expr = "argmax(" + b.name + ", axis=" + axisArg(axis, int(b.dims.size())) +
+           ")";
+  } else {
+    if (fn_->inputs.size() >= 8)
+      return std::nullopt;
+    Dim rows{2 + below(2), ""};
+    newInput(DT::F32, {rows, n});
+    dims = {rows};
+    expr = "argmax(" + pool_.back().name + ", axis=1)";
+  }
+  // Negative ids count from the end.
+  if (wrap && n.sym.empty() && chance(0.3))
+    expr = "(" + expr + " - " + std::to_string(n.size) + ")";
+  if (chance(0.3))
+    expr = "cast(" + expr + ", dtype=i32)";
+  return expr;
+}
+
+bool Generator::genIndexing() {
+  int kind = below(6);
+  if (kind == 5) { // dynamic_slice: static sizes, starts in range
+    int i = pick([](const Val &v) { return !v.dims.empty(); });
+    if (i < 0)
+      return false;
+    Val a = pool_[size_t(i)];
+    std::string starts, sizes;
+    Dims dims;
+    for (const Dim &d : a.dims) {
+      int64_t size = d.sym.empty() ? 1 + below(int(d.size)) : 1;
+      // A symbolic dimension's last row: a start computed at run time.
+      std::string start =
+          d.sym.empty()
+              ? std::to_string(below(int(d.size - size) + 1))
+              : "size(" + a.name + ", " + std::to_string(dims.size()) + ") - 1";
+      starts += ", " + start;
+      sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+      dims.push_back(Dim{size, ""});
+    }
+    return addTemp("dynamic_slice(" + a.name + starts + ", size=[" + sizes +
+                       "])",
+                   a.dt, dims, a.bound, a.err);
+  }
+  if (kind == 4) { // one_hot over a static depth
+    int i = pick([](const Val &v) {
+      return isNumeric(v.dt) && v.err == 0 && !v.dims.empty() &&
+             v.dims.back().sym.empty();
+    });
+    if (i < 0)
+      return false;
+    Dim depth = pool_[size_t(i)].dims.back();
+    Dims dims;
+    std::optional<std::string> ids = idsFor(depth, false, dims);
+    if (!ids)
+      return false;
+    dims.push_back(depth);
+    DT dt = randomDType();
+    return addTemp("one_hot(" + *ids + ", " + std::to_string(depth.size) +
+                       ", dtype=" + dtName(dt) + ")",
+                   dt, dims, 1, 0);
+  }
+  int i = pick([&](const Val &v) {
+    return !v.dims.empty() && (kind != 3 || v.dt != DT::Bool);
+  });
+  if (i < 0)
+    return false;
+  Val a = pool_[size_t(i)];
+  int rank = int(a.dims.size());
+  int axis = below(rank);
+  std::string axisText = axisArg(axis, rank);
+  if (kind == 2) { // take_along_axis of an argmax with keepdims: the maximum
+    if (!isNumeric(a.dt) || a.err != 0)
+      return false;
+    Dims dims = a.dims;
+    dims[size_t(axis)] = Dim{};
+    return addTemp("take_along_axis(" + a.name + ", argmax(" + a.name +
+                       ", axis=" + axisText +
+                       ", keepdims=true), axis=" + axisText + ")",
+                   a.dt, dims, a.bound, 0);
+  }
+  Dims idDims;
+  std::optional<std::string> ids = idsFor(a.dims[size_t(axis)], true, idDims);
+  if (!ids)
+    return false;
+  Dims taken(a.dims.begin(), a.dims.begin() + axis);
+  taken.insert(taken.end(), idDims.begin(), idDims.end());
+  taken.insert(taken.end(), a.dims.begin() + axis + 1, a.dims.end());
+  if (kind == 3) { // scatter_add of updates shaped as the take
+    if (fn_->inputs.size() >= 8 || maxElements(taken) > 400)
+      return false;
+    const Val &u = newInput(a.dt, taken);
+    double count = double(maxElements(idDims));
+    double bound = a.bound + count * u.bound;
+    double err = a.err + count * rounding(a.dt, bound, isFloat(a.dt));
+    return addTemp("scatter_add(" + a.name + ", " + *ids + ", " + u.name +
+                       ", axis=" + axisText + ")",
+                   a.dt, a.dims, bound, err);
+  }
+  return addTemp(std::string(chance(0.5) ? "take(" : "gather(") + a.name +
+                     ", " + *ids + ", axis=" + axisText + ")",
+                 a.dt, taken, a.bound, a.err);
+}
+
 void Generator::genFunction(int index) {
   program_.functions.emplace_back();
   fn_ = &program_.functions.back();
@@ -1154,7 +1273,8 @@ void Generator::genFunction(int index) {
       &Generator::genTranspose,   &Generator::genReshape,
       &Generator::genBroadcastTo, &Generator::genSlice,
       &Generator::genConcat,      &Generator::genMath,
-      &Generator::genMath,        &Generator::genLogic};
+      &Generator::genMath,        &Generator::genLogic,
+      &Generator::genIndexing};
   for (int tries = 0; tries < 6 * statements && temps_ < statements; ++tries) {
     size_t inputsBefore = fn_->inputs.size(), poolBefore = pool_.size();
     if (!(this->*oneOf(ops))()) {

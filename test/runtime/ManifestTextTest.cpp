@@ -1,5 +1,6 @@
 // The manifest's text form: round trip, and clear errors for bad text.
 #include "runtime/loader/ManifestText.h"
+#include "runtime/exec/IndexChecks.h"
 #include "runtime/exec/ShapeChecks.h"
 
 #include <catch2/catch.hpp>
@@ -37,6 +38,8 @@ Manifest sample() {
   f.temporaries = {{DType::F64, {{-1, "N"}, {-1, "?"}, {7, ""}}, "x.tg:5:2"}};
   f.checks = {{ShapeCheck::Kind::Multiple, "(2*N+M)", "3",
                "'reshape' of [?] to [?, 3] needs 3", "x.tg:6:3"}};
+  f.indexChecks = {{"take", "x.tg:7:5", -1},
+                   {"dynamic_slice", "a b.tg:8:1", 1}};
   m.functions.push_back(f);
   return m;
 }
@@ -77,6 +80,32 @@ TEST_CASE("manifest text round trips every field", "[manifest]") {
   CHECK(f.checks[0].lhs == "(2*N+M)");
   CHECK(f.checks[0].what == "'reshape' of [?] to [?, 3] needs 3");
   CHECK(f.checks[0].where == "x.tg:6:3");
+  REQUIRE(f.indexChecks.size() == 2);
+  CHECK(f.indexChecks[0].kind == "take");
+  CHECK(f.indexChecks[0].dimension == -1);
+  CHECK(f.indexChecks[1].where == "a b.tg:8:1");
+  CHECK(f.indexChecks[1].dimension == 1);
+}
+
+TEST_CASE("a check record becomes the call's error", "[manifest]") {
+  FunctionSpec f;
+  f.name = "f";
+  f.indexChecks = {{"take", "x.tg:7:5", -1},
+                   {"one_hot", "x.tg:8:5", -1},
+                   {"dynamic_slice", "x.tg:9:5", 1}};
+  CHECK(checkRecordStatus(f, {0, 0, 0, 0}).ok());
+  Status take = checkRecordStatus(f, {1, -9, 4, 8});
+  CHECK(take.code() == ErrorCode::InvalidArgument);
+  CHECK(take.message() == "'f' at x.tg:7:5: id -9 (element 4 of the ids of "
+                          "'take') is out of range [-8, 8); the call changed "
+                          "nothing");
+  CHECK(checkRecordStatus(f, {2, -1, 0, 10}).message().find("[0, 10)") !=
+        std::string::npos);
+  CHECK(checkRecordStatus(f, {3, 7, 0, 5}).message() ==
+        "'f' at x.tg:9:5: start 7 of 'dynamic_slice' along dimension 1 is out "
+        "of range [0, 4]; the call changed nothing");
+  // A record that names no check of the function is the runtime's bug.
+  CHECK(checkRecordStatus(f, {4, 0, 0, 0}).code() == ErrorCode::Internal);
 }
 
 TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
@@ -103,6 +132,10 @@ TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
             .find("line 3: malformed temporary") != std::string::npos);
   CHECK(error("tcc-manifest 1\nfunction f\noutput y 5\nend\n")
             .find("line 3: malformed output") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\nidcheck take x.tg:1:1\nend\n")
+            .find("line 3: malformed id check") != std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\nidcheck take 1x x.tg:1:1\nend\n")
+            .find("line 3: malformed id check") != std::string::npos);
   CHECK(error("tcc-manifest 1\ncpu x86-64\n")
             .find("line 2: cpu needs a name and a feature list") !=
         std::string::npos);

@@ -39,6 +39,7 @@ def ConvertTcToLinalg : Pass<"convert-tc-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

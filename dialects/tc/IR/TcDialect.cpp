@@ -75,6 +75,13 @@ static LogicalResult verifyValueAttr(Operation *op, NamedAttribute attr,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
+  // The record of the index checks: a result the prologue fills
+  // (tc-index-checks), then the last argument (tc-check-exit).
+  if (name == "tc.check_record") {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   if (name == TcDialect::kNameAttr) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a string";

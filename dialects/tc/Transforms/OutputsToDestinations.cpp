@@ -143,7 +143,10 @@ struct OutputsToDestinationsPass
     DenseMap<Value, Value> materialized;
     SmallVector<bool> takenInputs(numInputs, false);
     for (unsigned r = 0; r < func.getNumResults(); ++r) {
-      if (func.getResultAttr(r, kUpdateOfAttr))
+      // The check record becomes an argument after bufferization
+      // (tc-check-exit).
+      if (func.getResultAttr(r, kUpdateOfAttr) ||
+          func.getResultAttr(r, kCheckRecordAttr))
         continue;
       Value original = ret.getOperand(r);
       // A value already materialized for an earlier output is read from

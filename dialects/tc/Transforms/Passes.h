@@ -22,6 +22,12 @@ inline constexpr llvm::StringLiteral kOutputsAttr = "tc.outputs";
 /// On a function: the shape facts its code assumes (tc-shape-checks), each a
 /// dictionary {kind, lhs, rhs, what, where} that the manifest carries.
 inline constexpr llvm::StringLiteral kShapeChecksAttr = "tc.shape_checks";
+/// On a function: the checks of ids that its prologue makes
+/// (tc-index-checks), each a dictionary {kind, what, where}; check k (from
+/// 1) failing leaves [k, id, position, bound] in the check record.
+inline constexpr llvm::StringLiteral kIndexChecksAttr = "tc.index_checks";
+/// On the result (then the last argument) that holds the check record.
+inline constexpr llvm::StringLiteral kCheckRecordAttr = "tc.check_record";
 
 #define GEN_PASS_DECL
 #include "dialects/tc/Transforms/Passes.h.inc"

@@ -70,4 +70,42 @@ def ShapeChecks : Pass<"tc-shape-checks", "::mlir::ModuleOp"> {
   }];
 }
 
+def IndexChecks : Pass<"tc-index-checks", "::mlir::ModuleOp"> {
+  let summary = "Check the ids of gathers in a prologue, before any write";
+  let description = [{
+    Ids are data: no shape check can vouch for them. For every function
+    that uses `tc.take`, this pass builds a prologue, placed first in the
+    body together with everything the ids are computed from, that scans
+    every id and records the first bad one in a check record: a new last
+    result `tensor<4xi64>` marked `tc.check_record`, holding `[k, id,
+    position, bound]` for check `k` (from 1; 0 when every id is good). The
+    function attribute `tc.index_checks` lists each check's kind, op and
+    location for the manifest. `tc-check-exit` later turns the record into
+    the function's last argument and returns right after the prologue when
+    a check failed, so a refused call writes no shared variable.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def CheckExit : Pass<"tc-check-exit", "::mlir::ModuleOp"> {
+  let summary = "Return early when the prologue's index checks fail";
+  let description = [{
+    Runs on buffers (after One-Shot Bufferize). The check record that
+    `tc-index-checks` returns becomes the function's last argument (marked
+    `tc.check_record`; the runtime supplies it, zeroed), and the rest of
+    the body after the last write to it moves into an `scf.if` that runs
+    only when its first element is 0. Reports an error when code before that point writes a shared
+    variable: a failed call must leave every variable unchanged.
+  }];
+  let options = [
+    Option<"gpu", "gpu", "bool", /*default=*/"false",
+           "The module is for --target=nvptx, where the check record is not "
+           "supported yet: a function with index checks is an error">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

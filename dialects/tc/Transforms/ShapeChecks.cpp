@@ -292,6 +292,47 @@ private:
       visitConcat(concat, type);
     } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp>(op)) {
       visitReduction(op);
+    } else if (auto take = dyn_cast<TakeOp>(op)) {
+      // input[:axis] + ids + input[axis+1:]
+      Exprs in = of(take.getInput()), ids = of(take.getIds());
+      int64_t axis = take.getAxis();
+      Exprs out(in.begin(), in.begin() + axis);
+      out.append(ids.begin(), ids.end());
+      out.append(in.begin() + axis + 1, in.end());
+      exprs[result] = out;
+    } else if (auto t = dyn_cast<TakeAlongAxisOp>(op)) {
+      // The ids' sizes but along the axis are the input's.
+      Exprs in = of(t.getInput()), ids = of(t.getIds());
+      auto idsType = cast<RankedTensorType>(t.getIds().getType());
+      for (int64_t d = 0; d < idsType.getRank(); ++d)
+        if (d != (int64_t)t.getAxis() && idsType.isDynamicDim(d))
+          check("eq", ids[d], in[d],
+                "ids of 'take_along_axis' differ from the input in "
+                "dimension " +
+                    std::to_string(d),
+                op->getLoc());
+      exprs[result] = ids;
+    } else if (auto s = dyn_cast<ScatterAddOp>(op)) {
+      // The updates are shaped as take(input, ids).
+      Exprs in = of(s.getInput()), ids = of(s.getIds()),
+            updates = of(s.getUpdates());
+      int64_t axis = s.getAxis();
+      Exprs taken(in.begin(), in.begin() + axis);
+      taken.append(ids.begin(), ids.end());
+      taken.append(in.begin() + axis + 1, in.end());
+      auto updatesType = cast<RankedTensorType>(s.getUpdates().getType());
+      for (int64_t d = 0; d < updatesType.getRank(); ++d)
+        if (updatesType.isDynamicDim(d))
+          check("eq", updates[d], taken[d],
+                "updates of 'scatter_add' differ from take(input, ids) in "
+                "dimension " +
+                    std::to_string(d),
+                op->getLoc());
+      exprs[result] = in;
+    } else if (auto o = dyn_cast<OneHotOp>(op)) {
+      Exprs out = of(o.getIds());
+      out.push_back(DimExpr::constant(o.getDepth()));
+      exprs[result] = out;
     }
   }
 

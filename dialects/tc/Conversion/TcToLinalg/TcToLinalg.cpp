@@ -30,6 +30,7 @@ void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns) {
   populateTcReductionToLinalgPatterns(patterns);
   populateTcContractionToLinalgPatterns(patterns);
   populateTcDataMovementToLinalgPatterns(patterns);
+  populateTcIndexingToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -40,7 +41,8 @@ struct ConvertTcToLinalgPass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           arith::ArithDialect, math::MathDialect>();
+                           arith::ArithDialect, math::MathDialect,
+                           scf::SCFDialect>();
     target.addIllegalDialect<TcDialect>();
     target.addLegalOp<SharedOp, SharedReadOp, UpdateOp>();
 

@@ -33,7 +33,12 @@ void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// family).
 void populateTcSliceToTensorPatterns(mlir::RewritePatternSet &patterns);
 
-/// All four families.
+
+/// take and its relatives: gathers as `linalg.generic` + `tensor.extract`
+/// with wrapped, clamped ids (IndexingToLinalg.cpp).
+void populateTcIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace tcc::tc

@@ -1,0 +1,41 @@
+//===- IndexChecks.cpp - the check record that compiled code leaves -------===//
+
+#include "runtime/exec/IndexChecks.h"
+
+#include <string>
+
+namespace tcc {
+
+Status checkRecordStatus(const FunctionSpec &f, const CheckRecord &record) {
+  int64_t k = record[0];
+  if (k == 0)
+    return Status::success();
+  if (k < 1 || (uint64_t)k > f.indexChecks.size())
+    return Status::error(ErrorCode::Internal,
+                         "'" + f.name + "' reported index check " +
+                             std::to_string(k) + ", which it does not have");
+  const IndexCheck &c = f.indexChecks[k - 1];
+  int64_t value = record[1], position = record[2], bound = record[3];
+  std::string what;
+  if (c.kind == "dynamic_slice") {
+    // The scan's bound is one past the largest start that fits.
+    what = "start " + std::to_string(value) +
+           " of 'dynamic_slice' along "
+           "dimension " +
+           std::to_string(c.dimension) + " is out of range [0, " +
+           std::to_string(bound - 1) + "]";
+  } else {
+    // one_hot's ids are classes in [0, depth); the others wrap negative ids
+    // as numpy does: [-n, n).
+    int64_t low = c.kind == "one_hot" ? 0 : -bound;
+    what = "id " + std::to_string(value) + " (element " +
+           std::to_string(position) + " of the ids of '" + c.kind +
+           "') is out of range [" + std::to_string(low) + ", " +
+           std::to_string(bound) + ")";
+  }
+  return Status::error(ErrorCode::InvalidArgument,
+                       "'" + f.name + "' at " + c.where + ": " + what +
+                           "; the call changed nothing");
+}
+
+} // namespace tcc
