@@ -98,6 +98,17 @@ public:
             e.kind == AttrValue::Kind::Product) {
           if (llvm::MulOverflow(product.coef, f.integer, product.coef))
             return emitError(f.loc) << "dimension is too large";
+        } else if (f.kind == AttrValue::Kind::Name && call.bindings &&
+                   call.bindings->count(f.text)) {
+          // Inside a called function: the caller's size for the name.
+          std::optional<tc::DimProduct> bound =
+              tc::productOf(call.bindings->lookup(f.text));
+          std::optional<tc::DimProduct> m =
+              bound ? tc::multiply(product, *bound) : std::nullopt;
+          if (!m)
+            return emitError(f.loc)
+                   << "the size " << f.text << " is not known before the call";
+          product = *m;
         } else if (f.kind == AttrValue::Kind::Name &&
                    (!call.symbols || call.symbols->contains(f.text))) {
           product.factors.push_back(f.text);
@@ -443,11 +454,17 @@ Type defaultLiteralType(MLIRContext *context, ArrayRef<Operand> literals) {
 
 } // namespace
 
+bool frontend::isBuiltinFunction(StringRef name) {
+  return builtins().count(name) || llvm::is_contained(constructorNames(), name);
+}
+
 TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
+  if (std::optional<TensorRef> made = emitConstructorCall(builder, call))
+    return *made;
   const auto &table = builtins();
   auto it = table.find(call.name);
   if (it == table.end()) {
-    SmallVector<StringRef> names;
+    SmallVector<StringRef> names(constructorNames());
     for (const auto &entry : table)
       names.push_back(entry.getKey());
     llvm::sort(names);

@@ -233,7 +233,15 @@ FailureOr<Operand> Parser::lookup(const Token &name) {
 }
 
 FailureOr<Operand> Parser::parseCall(const Token &name) {
+  if (functions.count(name.text))
+    return parseFunctionCallExpr(name);
+  if (reportUndefinedFunction(name))
+    return failure();
+  if (takesShapeArguments(name.text))
+    return parseConstructorCall(name);
   CallSite call{name.text.str(), locOf(name.loc()), {}, {}, &symbols};
+  if (!callStack.empty())
+    call.bindings = &bindings;
   consume(); // (
   // The call is one level; its arguments are parsed inside it.
   Nesting level(depth);

@@ -275,6 +275,7 @@ GraphBuilder::beginFunction(Location loc, StringRef name,
     arg.setLoc(s.loc);
     refs.push_back(TensorRef{arg, s.shape});
   }
+  currentInputs = refs;
   return refs;
 }
 
@@ -319,6 +320,7 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
   auto reset = llvm::make_scope_exit([&] {
     currentFunction = {};
     currentOutputs.clear();
+    currentInputs.clear();
     sharedReads.clear();
   });
   if (outputs.size() != currentOutputs.size())

@@ -71,6 +71,16 @@ FailureOr<std::string> Parser::identifier(StringRef context) {
 OwningOpRef<ModuleOp> Parser::parse() {
   if (failed(parseHeader()))
     return nullptr;
+  // Every function's name, so that a call of one defined further down gets
+  // a message that says so.
+  for (Lexer scan = lexer; true;) {
+    Token t = scan.next();
+    if (t.is(TokenKind::Eof))
+      break;
+    if (t.isKeyword("func"))
+      if (Token n = scan.next(); n.is(TokenKind::Identifier))
+        allFunctionNames.insert(n.text);
+  }
   while (!tok.is(TokenKind::Eof)) {
     LogicalResult result = failure();
     if (tok.isKeyword("shared"))
@@ -341,6 +351,11 @@ LogicalResult Parser::parseFunction() {
   FailureOr<std::string> name = identifier("after 'func'");
   if (failed(name))
     return failure();
+  if (isBuiltinFunction(*name))
+    return emitError(loc) << "'" << *name
+                          << "' is a built-in function; give this function "
+                             "another name";
+  currentName = *name;
   symbols.clear();
   SmallVector<TensorSpec> inputs, outputs;
   if (failed(parseSpecList(/*isOutput=*/false, inputs)) ||
@@ -348,6 +363,13 @@ LogicalResult Parser::parseFunction() {
       failed(parseSpecList(/*isOutput=*/true, outputs)) ||
       failed(expect(TokenKind::LBrace, "to open the function body")))
     return failure();
+  // Later functions that call this one parse its body again from here.
+  FunctionDef def;
+  def.inputs = inputs;
+  def.outputs = outputs;
+  def.body = lexer;
+  def.first = tok;
+  def.symbols = symbols;
   FailureOr<SmallVector<TensorRef>> args =
       builder.beginFunction(loc, *name, inputs, outputs);
   if (failed(args))
@@ -362,6 +384,7 @@ LogicalResult Parser::parseFunction() {
   SmallVector<Location> updateLocs;
   while (!tok.is(TokenKind::RBrace)) {
     if (tok.isKeyword("updates")) {
+      def.hasUpdates = true;
       if (failed(parseUpdates(updates, updateLocs)))
         return failure();
       if (!tok.is(TokenKind::RBrace))
@@ -383,7 +406,10 @@ LogicalResult Parser::parseFunction() {
              << "output '" << spec.name << "' is never assigned";
     results.push_back(it->second);
   }
-  return builder.endFunction(end, results, updates, updateLocs);
+  if (failed(builder.endFunction(end, results, updates, updateLocs)))
+    return failure();
+  functions.try_emplace(*name, std::move(def));
+  return success();
 }
 
 LogicalResult Parser::parseStatement() {
@@ -391,6 +417,8 @@ LogicalResult Parser::parseStatement() {
   FailureOr<std::string> target = identifier("to start a statement");
   if (failed(target))
     return failure();
+  if (tok.is(TokenKind::Comma))
+    return parseMultipleAssignment(name);
   if (inputNames.contains(*target))
     return emitError(locOf(name.loc()))
            << "cannot assign to input '" << *target

@@ -112,6 +112,31 @@ private:
   mlir::FailureOr<Operand> combineLogical(const Token &op, Operand lhs,
                                           Operand rhs);
 
+  // Calls that take sizes, and calls of the file's own functions, which
+  // are inlined (ParserCalls.cpp).
+  /// A function of this file, kept so that later functions can call it:
+  /// its declaration, and the lexer at the start of its body to parse the
+  /// body again at each call.
+  struct FunctionDef {
+    llvm::SmallVector<TensorSpec> inputs, outputs;
+    Lexer body{llvm::StringRef()};
+    Token first;
+    llvm::StringSet<> symbols;
+    bool hasUpdates = false;
+  };
+  mlir::FailureOr<Operand> parseConstructorCall(const Token &name);
+  /// A call of a function of this file in an expression (one output).
+  mlir::FailureOr<Operand> parseFunctionCallExpr(const Token &name);
+  /// Parses the arguments of a call of `name` (a function of this file)
+  /// and inlines its body; returns its outputs in order.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>>
+  parseFunctionCall(const Token &name);
+  /// `a, b = f(x)`: `first` is the first name, already consumed.
+  mlir::LogicalResult parseMultipleAssignment(const Token &first);
+  /// Reports a call of `name`, which is not defined above; nullopt when
+  /// `name` is no function of this file at all.
+  std::optional<mlir::LogicalResult> reportUndefinedFunction(const Token &name);
+
   llvm::SourceMgr &sourceMgr;
   mlir::MLIRContext *context;
   GraphFileOptions options;
@@ -124,6 +149,15 @@ private:
   llvm::StringMap<TensorRef> scope;
   llvm::StringSet<> inputNames;
   llvm::StringSet<> symbols;
+  /// The function being parsed.
+  std::string currentName;
+  /// The functions of the file parsed so far, and the names of all of them.
+  llvm::StringMap<FunctionDef> functions;
+  llvm::StringSet<> allFunctionNames;
+  /// The functions being inlined, innermost last, and the caller's size
+  /// for each dimension name of the innermost one.
+  llvm::SmallVector<std::string> callStack;
+  llvm::StringMap<tc::Dim> bindings;
 };
 
 } // namespace tcc::frontend::detail

@@ -31,6 +31,10 @@ std::optional<RefTensor> evalReduction(mlir::Operation &op, Operands operands);
 std::optional<RefTensor> evalDataMovement(mlir::Operation &op,
                                           Operands operands);
 
+/// iota full cumsum cumprod.
+std::optional<RefTensor> evalConstructor(mlir::Operation &op,
+                                         Operands operands);
+
 /// Throws a ReferenceError naming the op.
 [[noreturn]] void fail(mlir::Operation &op, const std::string &message);
 

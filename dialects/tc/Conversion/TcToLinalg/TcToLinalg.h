@@ -28,7 +28,10 @@ void populateTcContractionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// transpose, broadcast_to, slice, concat, reshape.
 void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// All four families.
+/// iota and full (sizes from tc.size as tensor.dim), cumsum and cumprod.
+void populateTcConstructorsToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// All five families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace tcc::tc
