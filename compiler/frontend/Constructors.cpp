@@ -441,7 +441,7 @@ std::optional<TensorRef> frontend::emitConstructorCall(GraphBuilder &b,
   if (failed(x))
     return TensorRef();
   if (!axis) {
-    if (const AttrValue *v = args.find("axis")) {
+    if (args.find("axis")) {
       FailureOr<int64_t> a = args.integer("axis", 0);
       if (failed(a))
         return TensorRef();

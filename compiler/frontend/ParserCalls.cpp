@@ -125,7 +125,7 @@ FailureOr<Operand> Parser::parseFunctionCallExpr(const Token &name) {
 }
 
 /// "f32[N, 4]".
-static std::string describe(Type elementType, const Shape &shape) {
+static std::string typeText(Type elementType, const Shape &shape) {
   return elementTypeName(elementType) + tc::formatShape(shape);
 }
 
@@ -270,9 +270,9 @@ FailureOr<SmallVector<TensorRef>> Parser::parseFunctionCall(const Token &name) {
     if (why)
       return emitError(arg.loc)
              << "argument " << i + 1 << " of '" << name.text << "' is "
-             << describe(t.elementType(), t.shape) << ", but '" << name.text
+             << typeText(t.elementType(), t.shape) << ", but '" << name.text
              << "' declares " << spec.name << " : "
-             << describe(spec.elementType, spec.shape) << " (" << *why << ")";
+             << typeText(spec.elementType, spec.shape) << " (" << *why << ")";
     inputs.push_back(t);
   }
 
@@ -314,7 +314,7 @@ FailureOr<SmallVector<TensorRef>> Parser::parseFunctionCall(const Token &name) {
         t.shape.size() != declared.size())
       return emitError(loc)
              << "output '" << spec.name << "' of '" << name.text << "' is not "
-             << describe(spec.elementType, declared) << " in this call";
+             << typeText(spec.elementType, declared) << " in this call";
     outputs.push_back(t);
   }
   return outputs;
