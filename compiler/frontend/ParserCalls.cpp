@@ -149,10 +149,8 @@ static std::optional<std::string> unify(const Shape &declared,
     if (inserted)
       continue;
     if (!(it->second == a) || (a.isDynamic() && a.symbol.empty()))
-      return d.symbol + " is " + it->second.str() +
-             " in an earlier argument "
-             "but " +
-             a.str() + " here";
+      return d.symbol + " would be both " + it->second.str() + " and " +
+             a.str();
   }
   for (auto [d, a] : llvm::zip(declared, actual)) {
     if (!d.isDynamic() || !tc::isProductSymbol(d.symbol))
