@@ -41,7 +41,7 @@ public:
     for (const auto &[name, value] : call.kwargs)
       if (!llvm::is_contained(allowed, StringRef(name)))
         return emitError(value.loc)
-               << "'" << call.name << "' has no argument '" << name
+               << "'" << call.name << "' has no keyword argument '" << name
                << "' (it takes: " << llvm::join(allowed, ", ") << ")";
     return success();
   }
@@ -74,8 +74,7 @@ public:
   FailureOr<Dim> dim(const AttrValue &v, StringRef key) const {
     if (v.kind == AttrValue::Kind::Integer) {
       if (v.integer < 0)
-        return emitError(v.loc) << "'" << key << "' of '" << call.name
-                                << "' must not be negative, got " << v.integer;
+        return wrong(v, key, "a list of sizes");
       return Dim::fixed(v.integer);
     }
     ArrayRef<AttrValue> factors = v;
@@ -90,7 +89,7 @@ public:
         continue;
       }
       if (f.kind != AttrValue::Kind::Name)
-        return wrong(f, key, "a size (an integer or a dimension name)");
+        return wrong(f, key, "a list of sizes");
       if (call.symbols && !call.symbols->contains(f.text))
         return emitError(f.loc) << "unknown dimension '" << f.text
                                 << "': name it in an input's type first";
@@ -105,8 +104,9 @@ public:
       std::optional<tc::DimProduct> p =
           bound ? tc::productOf(*bound) : std::nullopt;
       if (bound && !p)
-        return emitError(f.loc)
-               << "the size " << f.text << " is not known before the call";
+        return emitError(f.loc) << "the size " << f.text
+                                << " is not known before the call: it is "
+                                   "bound to a size computed in the caller";
       if (!bound) {
         product.factors.push_back(f.text);
         continue;
@@ -154,7 +154,8 @@ public:
 
   InFlightDiagnostic missing(StringRef key) const {
     return emitError(call.loc)
-           << "'" << call.name << "' needs the argument '" << key << "'";
+           << "'" << call.name << "' needs the keyword argument '" << key
+           << "'";
   }
   InFlightDiagnostic wrong(const AttrValue &v, StringRef key,
                            StringRef expected) const {
@@ -198,7 +199,7 @@ TensorRef emitArange(GraphBuilder &b, const CallSite &call, const Args &args) {
   if (failed(dtype))
     return {};
   if (dtype->isInteger(1)) {
-    emitError(call.loc) << "arange needs a number dtype, not bool";
+    emitError(call.loc) << "'arange' needs a number dtype, not bool";
     return {};
   }
   if (values[2] == 0 || !std::isfinite(values[2]) ||
@@ -381,7 +382,7 @@ std::optional<TensorRef> frontend::emitConstructorCall(GraphBuilder &b,
                       : args.checkKnown({"shape", "dtype"})))
       return TensorRef();
     if (isFull && !call.args.empty() && args.find("value")) {
-      emitError(call.loc) << "'full' takes its value once";
+      emitError(call.loc) << "'full' takes 'value' once";
       return TensorRef();
     }
     FailureOr<Shape> shape = args.shape("shape");
@@ -400,12 +401,11 @@ std::optional<TensorRef> frontend::emitConstructorCall(GraphBuilder &b,
     if (failed(isFull ? args.checkKnown({"value", "dtype"})
                       : args.checkKnown({"dtype"})))
       return TensorRef();
-    if (call.args.size() != 1 || call.args[0].isLiteral()) {
-      emitError(call.loc) << "'" << name << "' takes one tensor"
-                          << (isFull ? " and value=..." : "");
+    std::optional<int64_t> none;
+    FailureOr<TensorRef> x = tensorArgument(call, "", none);
+    if (failed(x))
       return TensorRef();
-    }
-    TensorRef like = call.args[0].tensor;
+    TensorRef like = *x;
     std::optional<double> fixed;
     if (!isFull)
       fixed = name == "ones_like" ? 1.0 : 0.0;

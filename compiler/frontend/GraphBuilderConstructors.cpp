@@ -22,7 +22,7 @@ TensorRef GraphBuilder::dimensionSize(Location loc, const Dim &dim) {
   std::optional<tc::DimProduct> product = tc::productOf(dim);
   if (!product) {
     error(loc) << "the size " << dim.str()
-               << " is not known before the call; build the tensor with "
+               << " is not known before the call: build the tensor with "
                   "the dimensions of an input (such as N or B*T)";
     return {};
   }
@@ -42,8 +42,8 @@ TensorRef GraphBuilder::dimensionSize(Location loc, const Dim &dim) {
     }
     if (!size) {
       error(loc) << "the size " << factor
-                 << " is not a dimension of an input of this function, so it "
-                    "is not known before the call";
+                 << " is not known before the call: it is not a dimension "
+                    "of an input of this function";
       return {};
     }
     result = result ? binary(loc, BinaryKind::Mul, result, size) : size;
@@ -72,7 +72,7 @@ static FailureOr<SmallVector<Value>> dynamicSizes(GraphBuilder &b, Location loc,
 TensorRef GraphBuilder::iota(Location loc, const Shape &shape, int64_t axis,
                              Type elementType, const TensorRef *like) {
   if (elementType.isInteger(1)) {
-    error(loc) << "an index tensor needs a number dtype, not bool";
+    error(loc) << "'iota' needs a number dtype, not bool";
     return {};
   }
   FailureOr<int64_t> a = normalizeAxis(loc, axis, shape.size());

@@ -149,7 +149,7 @@ struct ScanLowering : OpConversionPattern<OpTy> {
         tensor::getMixedSizes(rewriter, loc, input);
     Value init =
         createFilled(rewriter, loc, sizes,
-                     createScalar(rewriter, loc, accType, product ? 1.0 : 0.0));
+                     createScalar(rewriter, loc, accType, product ? 1.0 : -0.0));
     // Loops: the result's dimensions, then j (the reduction over the axis).
     MLIRContext *ctx = rewriter.getContext();
     SmallVector<AffineExpr> inputExprs;
@@ -169,7 +169,7 @@ struct ScanLowering : OpConversionPattern<OpTy> {
           Value inPrefix =
               b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ule, j, i);
           Value x = convertScalar(b, l, args[0], accType);
-          Value identity = createScalar(b, l, accType, product ? 1.0 : 0.0);
+          Value identity = createScalar(b, l, accType, product ? 1.0 : -0.0);
           Value term = b.create<arith::SelectOp>(l, inPrefix, x, identity);
           Value acc = args[1];
           Value next;
