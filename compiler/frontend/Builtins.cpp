@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/Expr.h"
+#include "compiler/frontend/Suggest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -148,7 +149,8 @@ public:
       if (allowed.empty())
         diag << " (it takes none)";
       else
-        diag << " (it takes: " << llvm::join(allowed, ", ") << ")";
+        diag << " (it takes: " << llvm::join(allowed, ", ") << ")"
+             << didYouMean(name, allowed);
       return failure();
     }
     return success();
@@ -468,9 +470,14 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
     for (const auto &entry : table)
       names.push_back(entry.getKey());
     llvm::sort(names);
-    emitError(call.loc) << "unknown function '" << call.name
-                        << "'; known functions are: "
-                        << llvm::join(names, ", ");
+    std::string suggestion = didYouMean(call.name, names);
+    if (!suggestion.empty())
+      emitError(call.loc) << "unknown function '" << call.name << "'"
+                          << suggestion;
+    else
+      emitError(call.loc) << "unknown function '" << call.name
+                          << "'; known functions are: "
+                          << llvm::join(names, ", ");
     return {};
   }
   const Builtin &fn = it->second;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/Expr.h"
+#include "compiler/frontend/Suggest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -42,7 +43,8 @@ public:
       if (!llvm::is_contained(allowed, StringRef(name)))
         return emitError(value.loc)
                << "'" << call.name << "' has no keyword argument '" << name
-               << "' (it takes: " << llvm::join(allowed, ", ") << ")";
+               << "' (it takes: " << llvm::join(allowed, ", ") << ")"
+               << didYouMean(name, allowed);
     return success();
   }
 

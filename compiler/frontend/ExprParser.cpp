@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/ParserImpl.h"
+#include "compiler/frontend/Suggest.h"
 
 #include <limits>
 
@@ -158,6 +159,8 @@ FailureOr<Operand> Parser::parseUnary() {
     return Operand::ofTensor(t, loc, source);
   }
   FailureOr<Operand> base = parsePrimary();
+  if (succeeded(base) && failed(rejectAttribute(*base)))
+    return failure();
   if (failed(base) || !tok.is(TokenKind::StarStar))
     return base;
   // `a ** -b` binds tighter than unary minus on the left: -x**2 = -(x**2).
@@ -203,6 +206,8 @@ FailureOr<Operand> Parser::parsePrimary() {
                                 name.text);
     if (tok.is(TokenKind::LParen))
       return parseCall(name);
+    if (failed(rejectTensorIndex(name)))
+      return failure();
     return lookup(name);
   }
   default:
@@ -229,7 +234,12 @@ FailureOr<Operand> Parser::lookup(const Token &name) {
                              ? std::numeric_limits<double>::infinity()
                              : std::numeric_limits<double>::quiet_NaN()),
         loc, name.text);
-  return emitError(loc) << "unknown name '" << name.text << "'";
+  SmallVector<StringRef> names;
+  for (const auto &entry : scope)
+    names.push_back(entry.getKey());
+  llvm::sort(names);
+  return emitError(loc) << "unknown name '" << name.text << "'"
+                        << didYouMean(name.text, names);
 }
 
 FailureOr<Operand> Parser::parseCall(const Token &name) {

@@ -88,7 +88,13 @@ OwningOpRef<ModuleOp> Parser::parse() {
     else if (tok.isKeyword("func"))
       result = parseFunction();
     else
-      result = unexpected("'shared' or 'func'", "at the top level");
+      result = !keywordHint(tok.text, {"shared", "func"}).empty()
+                   ? LogicalResult(error()
+                                   << "expected 'shared' or 'func' at the top "
+                                      "level, found '"
+                                   << tok.text << "'"
+                                   << keywordHint(tok.text, {"shared", "func"}))
+                   : unexpected("'shared' or 'func'", "at the top level");
     if (failed(result))
       return nullptr;
   }
@@ -427,6 +433,10 @@ LogicalResult Parser::parseStatement() {
     return emitError(locOf(name.loc()))
            << "'" << *target
            << "' is a shared variable; assign it in the 'updates' block";
+  if (tok.is(TokenKind::LBrace) && !keywordHint(*target, {"updates"}).empty())
+    return error() << "expected '=' after the name in an assignment, found "
+                      "'{'"
+                   << keywordHint(*target, {"updates"});
   if (failed(expect(TokenKind::Assign, "after the name in an assignment")))
     return failure();
   FailureOr<Operand> value = parseExpr();
@@ -455,6 +465,8 @@ Parser::parseUpdates(std::vector<std::pair<std::string, TensorRef>> &updates,
       return emitError(at) << "'" << *name
                            << "' is not a shared variable and cannot be "
                               "updated";
+    if (failed(rejectIndexedUpdate(*name)))
+      return failure();
     if (failed(expect(TokenKind::Assign, "after the variable")))
       return failure();
     FailureOr<Operand> value = parseExpr();

@@ -137,6 +137,18 @@ private:
   /// `name` is no function of this file at all.
   std::optional<mlir::LogicalResult> reportUndefinedFunction(const Token &name);
 
+  // Messages for numpy habits (ParserHints.cpp); each succeeds when the
+  // tokens ahead are not the habit it knows.
+  /// `E[ids]` after the name `name`, with a tensor as the index.
+  mlir::LogicalResult rejectTensorIndex(const Token &name);
+  /// `x.T`, `x.astype(...)`, `x.shape` after the operand `base`.
+  mlir::LogicalResult rejectAttribute(const Operand &base);
+  /// `W[0] = ...` in the updates block.
+  mlir::LogicalResult rejectIndexedUpdate(llvm::StringRef variable);
+  /// "; did you mean 'func'?" for a misspelled keyword, or "".
+  static std::string keywordHint(llvm::StringRef word,
+                                 llvm::ArrayRef<llvm::StringRef> keywords);
+
   llvm::SourceMgr &sourceMgr;
   mlir::MLIRContext *context;
   GraphFileOptions options;
