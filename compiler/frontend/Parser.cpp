@@ -362,6 +362,7 @@ LogicalResult Parser::parseFunction() {
                           << "' is a built-in function; give this function "
                              "another name";
   currentName = *name;
+  inlinedCalls = 0;
   symbols.clear();
   SmallVector<TensorSpec> inputs, outputs;
   if (failed(parseSpecList(/*isOutput=*/false, inputs)) ||

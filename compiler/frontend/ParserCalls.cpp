@@ -23,6 +23,9 @@ using tc::Shape;
 
 /// Calls nested deeper than this are reported.
 static constexpr size_t kMaxCallDepth = 32;
+/// More calls than this inlined into one function are reported: a function
+/// that calls another twice doubles its size at each level.
+static constexpr unsigned kMaxInlinedCalls = 10000;
 
 FailureOr<Operand> Parser::parseConstructorCall(const Token &name) {
   CallSite call{name.text.str(), locOf(name.loc()), {}, {}, &symbols};
@@ -219,6 +222,13 @@ FailureOr<SmallVector<TensorRef>> Parser::parseFunctionCall(const Token &name) {
            << "' updates shared variables, so it cannot be called from "
               "another function; return the new values instead and update "
               "them in the caller";
+  // Reported at the outermost call, in the function being defined.
+  if (callStack.empty())
+    outerCallLoc = loc;
+  if (++inlinedCalls > kMaxInlinedCalls)
+    return emitError(*outerCallLoc) << "calls are inlined more than " << kMaxInlinedCalls
+                          << " times into '" << currentName
+                          << "'; call fewer functions more than once";
   if (callStack.size() >= kMaxCallDepth)
     return emitError(loc) << "calls are nested more than " << kMaxCallDepth
                           << " functions deep";
@@ -312,8 +322,9 @@ LogicalResult Parser::parseMultipleAssignment(const Token &first) {
     if (std::optional<LogicalResult> reported = reportUndefinedFunction(callee))
       return failure();
     return emitError(locOf(callee.loc()))
-           << "'" << callee.text
-           << "' is not a function of this file; only those have several "
+           << "several names take the outputs of a call of a function of "
+              "this file; '"
+           << callee.text << "' is not one"; only those have several "
               "outputs";
   }
   FailureOr<SmallVector<TensorRef>> outputs = parseFunctionCall(callee);

@@ -169,6 +169,10 @@ private:
   /// The functions being inlined, innermost last, and the caller's size
   /// for each dimension name of the innermost one.
   llvm::SmallVector<std::string> callStack;
+  /// Calls inlined into the function being parsed (bounded: each call may
+  /// call others more than once).
+  unsigned inlinedCalls = 0;
+  std::optional<mlir::Location> outerCallLoc;
   llvm::StringMap<tc::Dim> bindings;
 };
 
