@@ -226,9 +226,10 @@ FailureOr<SmallVector<TensorRef>> Parser::parseFunctionCall(const Token &name) {
   if (callStack.empty())
     outerCallLoc = loc;
   if (++inlinedCalls > kMaxInlinedCalls)
-    return emitError(*outerCallLoc) << "calls are inlined more than " << kMaxInlinedCalls
-                          << " times into '" << currentName
-                          << "'; call fewer functions more than once";
+    return emitError(*outerCallLoc)
+           << "calls are inlined more than " << kMaxInlinedCalls
+           << " times into '" << currentName
+           << "'; call fewer functions more than once";
   if (callStack.size() >= kMaxCallDepth)
     return emitError(loc) << "calls are nested more than " << kMaxCallDepth
                           << " functions deep";
@@ -324,8 +325,7 @@ LogicalResult Parser::parseMultipleAssignment(const Token &first) {
     return emitError(locOf(callee.loc()))
            << "several names take the outputs of a call of a function of "
               "this file; '"
-           << callee.text << "' is not one"; only those have several "
-              "outputs";
+           << callee.text << "' is not one";
   }
   FailureOr<SmallVector<TensorRef>> outputs = parseFunctionCall(callee);
   if (failed(outputs))

@@ -8,7 +8,9 @@ using namespace llvm;
 
 std::string tcc::frontend::didYouMean(StringRef name,
                                       ArrayRef<StringRef> candidates) {
-  unsigned limit = std::max<unsigned>(1, unsigned(name.size()) / 3);
+  // One edit in up to 2 characters, two in up to 5, ...; never all of
+  // them (`z` suggests nothing).
+  unsigned limit = unsigned(name.size()) / 3 + 1;
   StringRef best;
   unsigned bestDistance = limit + 1;
   for (StringRef candidate : candidates) {
@@ -16,7 +18,7 @@ std::string tcc::frontend::didYouMean(StringRef name,
       continue;
     unsigned d = name.edit_distance(candidate, /*AllowReplacements=*/true,
                                     /*MaxEditDistance=*/limit);
-    if (d < bestDistance) {
+    if (d < bestDistance && d < name.size()) {
       bestDistance = d;
       best = candidate;
     }

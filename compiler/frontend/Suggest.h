@@ -11,8 +11,8 @@
 namespace tcc::frontend {
 
 /// "; did you mean 'softmax'?" when one of `candidates` is within a small
-/// edit distance of `name` (a third of its length, at least 1; the closest
-/// wins, the first on ties), else "".
+/// edit distance of `name` (a third of its length plus one, and less than
+/// its length; the closest wins, the first on ties), else "".
 std::string didYouMean(llvm::StringRef name,
                        llvm::ArrayRef<llvm::StringRef> candidates);
 
