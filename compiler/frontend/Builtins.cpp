@@ -456,10 +456,6 @@ Type defaultLiteralType(MLIRContext *context, ArrayRef<Operand> literals) {
 
 } // namespace
 
-bool frontend::isBuiltinFunction(StringRef name) {
-  return builtins().count(name) || llvm::is_contained(constructorNames(), name);
-}
-
 TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
   if (std::optional<TensorRef> made = emitConstructorCall(builder, call))
     return *made;

@@ -139,9 +139,6 @@ bool takesShapeArguments(llvm::StringRef name);
 std::optional<TensorRef> emitConstructorCall(GraphBuilder &builder,
                                              const CallSite &call);
 
-/// Whether `name` is a built-in function (or a constructor).
-bool isBuiltinFunction(llvm::StringRef name);
-
 /// Emits a built-in function call such as `softmax(x, axis=1)`; reports an
 /// unknown name, a wrong argument count, or a bad keyword argument.
 TensorRef emitCall(GraphBuilder &builder, const CallSite &call);

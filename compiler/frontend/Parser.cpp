@@ -357,10 +357,6 @@ LogicalResult Parser::parseFunction() {
   FailureOr<std::string> name = identifier("after 'func'");
   if (failed(name))
     return failure();
-  if (isBuiltinFunction(*name))
-    return emitError(loc) << "'" << *name
-                          << "' is a built-in function; give this function "
-                             "another name";
   currentName = *name;
   inlinedCalls = 0;
   symbols.clear();

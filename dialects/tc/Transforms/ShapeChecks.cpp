@@ -289,8 +289,12 @@ private:
       visitSlice(slice);
     } else if (auto concat = dyn_cast<ConcatOp>(op)) {
       visitConcat(concat, type);
-    } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp>(op)) {
+    } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp, LogSumExpOp,
+                   VarOp, StdOp>(op)) {
       visitReduction(op);
+    } else if (isa<CumsumOp, CumprodOp>(op)) {
+      // A scan keeps its input's sizes.
+      exprs[result] = of(op->getOperand(0));
     }
   }
 
