@@ -7,6 +7,7 @@
 
 #include "compiler/frontend/Expr.h"
 #include "compiler/frontend/Slicing.h"
+#include "compiler/frontend/Suggest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -99,6 +100,17 @@ public:
             e.kind == AttrValue::Kind::Product) {
           if (llvm::MulOverflow(product.coef, f.integer, product.coef))
             return emitError(f.loc) << "dimension is too large";
+        } else if (f.kind == AttrValue::Kind::Name && call.bindings &&
+                   call.bindings->count(f.text)) {
+          // Inside a called function: the caller's size for the name.
+          std::optional<tc::DimProduct> bound =
+              tc::productOf(call.bindings->lookup(f.text));
+          std::optional<tc::DimProduct> m =
+              bound ? tc::multiply(product, *bound) : std::nullopt;
+          if (!m)
+            return emitError(f.loc)
+                   << "the size " << f.text << " is not known before the call";
+          product = *m;
         } else if (f.kind == AttrValue::Kind::Name &&
                    (!call.symbols || call.symbols->contains(f.text))) {
           product.factors.push_back(f.text);
@@ -138,7 +150,8 @@ public:
       if (allowed.empty())
         diag << " (it takes none)";
       else
-        diag << " (it takes: " << llvm::join(allowed, ", ") << ")";
+        diag << " (it takes: " << llvm::join(allowed, ", ") << ")"
+             << didYouMean(name, allowed);
       return failure();
     }
     return success();
@@ -520,16 +533,23 @@ TensorRef emitIndexingCall(GraphBuilder &builder, const CallSite &call,
 } // namespace
 
 TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
+  if (std::optional<TensorRef> made = emitConstructorCall(builder, call))
+    return *made;
   const auto &table = builtins();
   auto it = table.find(call.name);
   if (it == table.end()) {
-    SmallVector<StringRef> names;
+    SmallVector<StringRef> names(constructorNames());
     for (const auto &entry : table)
       names.push_back(entry.getKey());
     llvm::sort(names);
-    emitError(call.loc) << "unknown function '" << call.name
-                        << "'; known functions are: "
-                        << llvm::join(names, ", ");
+    std::string suggestion = didYouMean(call.name, names);
+    if (!suggestion.empty())
+      emitError(call.loc) << "unknown function '" << call.name << "'"
+                          << suggestion;
+    else
+      emitError(call.loc) << "unknown function '" << call.name
+                          << "'; known functions are: "
+                          << llvm::join(names, ", ");
     return {};
   }
   const Builtin &fn = it->second;

@@ -13,6 +13,7 @@
 #include "compiler/frontend/GraphBuilder.h"
 
 #include "llvm/ADT/APInt.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <optional>
@@ -115,6 +116,9 @@ struct CallSite {
   std::vector<std::pair<std::string, AttrValue>> kwargs;
   /// The dimension symbols (N, ...) in scope, for `shape=[N, 10]`.
   const llvm::StringSet<> *symbols = nullptr;
+  /// Inside a called function: the caller's size for each of the callee's
+  /// dimension names.
+  const llvm::StringMap<tc::Dim> *bindings = nullptr;
 };
 
 /// Folds a call of an elementwise built-in whose arguments are all literals
@@ -124,6 +128,16 @@ struct CallSite {
 /// argument of the wrong kind or an f64 overflow.
 std::optional<mlir::FailureOr<Literal>> foldCall(const CallSite &call,
                                                  llvm::StringRef source);
+
+/// The names Constructors.cpp emits: arange, eye, zeros, tril, cumsum, ...
+llvm::ArrayRef<llvm::StringRef> constructorNames();
+/// Whether `name` takes sizes and numbers as positional arguments
+/// (`zeros([T, T])`, `arange(N)`), which the parser reads as keyword values.
+bool takesShapeArguments(llvm::StringRef name);
+/// Emits a constructor or scan call (constructorNames); nullopt for any
+/// other name, a null TensorRef after an error.
+std::optional<TensorRef> emitConstructorCall(GraphBuilder &builder,
+                                             const CallSite &call);
 
 /// Emits a built-in function call such as `softmax(x, axis=1)`; reports an
 /// unknown name, a wrong argument count, or a bad keyword argument.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/ParserImpl.h"
+#include "compiler/frontend/Suggest.h"
 
 #include <limits>
 
@@ -158,6 +159,8 @@ FailureOr<Operand> Parser::parseUnary() {
     return Operand::ofTensor(t, loc, source);
   }
   FailureOr<Operand> base = parsePrimary();
+  if (succeeded(base) && failed(rejectAttribute(*base)))
+    return failure();
   if (failed(base) || !tok.is(TokenKind::StarStar))
     return base;
   // `a ** -b` binds tighter than unary minus on the left: -x**2 = -(x**2).
@@ -203,6 +206,8 @@ FailureOr<Operand> Parser::parseAtom() {
                                 name.text);
     if (tok.is(TokenKind::LParen))
       return parseCall(name);
+    if (failed(rejectTensorIndex(name)))
+      return failure();
     return lookup(name);
   }
   default:
@@ -229,11 +234,16 @@ FailureOr<Operand> Parser::lookup(const Token &name) {
                              ? std::numeric_limits<double>::infinity()
                              : std::numeric_limits<double>::quiet_NaN()),
         loc, name.text);
-  return emitError(loc) << "unknown name '" << name.text << "'";
+  SmallVector<StringRef> names;
+  for (const auto &entry : scope)
+    names.push_back(entry.getKey());
+  llvm::sort(names);
+  return emitError(loc) << "unknown name '" << name.text << "'"
+                        << didYouMean(name.text, names);
 }
 
 FailureOr<Operand> Parser::parseCall(const Token &name) {
-  if (name.text == "grad") {
+  if (name.text == "grad" && !functions.count(name.text)) {
     bool isList = false;
     FailureOr<SmallVector<TensorRef>> grads = parseGradCall(name, isList);
     if (failed(grads))
@@ -246,7 +256,15 @@ FailureOr<Operand> Parser::parseCall(const Token &name) {
                 "[a, b])";
     return Operand::ofTensor(grads->front(), locOf(name.loc()), name.text);
   }
+  if (functions.count(name.text))
+    return parseFunctionCallExpr(name);
+  if (reportUndefinedFunction(name))
+    return failure();
+  if (takesShapeArguments(name.text))
+    return parseConstructorCall(name);
   CallSite call{name.text.str(), locOf(name.loc()), {}, {}, &symbols};
+  if (!callStack.empty())
+    call.bindings = &bindings;
   consume(); // (
   // The call is one level; its arguments are parsed inside it.
   Nesting level(depth);

@@ -59,32 +59,3 @@ FailureOr<SmallVector<TensorRef>> Parser::parseGradCall(const Token &name,
     return failure();
   return grads;
 }
-
-LogicalResult Parser::parseGradStatement(const Token &first) {
-  SmallVector<Token> targets{first};
-  while (consumeIf(TokenKind::Comma)) {
-    Token name = tok;
-    if (failed(identifier("to start a statement")) ||
-        failed(checkAssignable(name)))
-      return failure();
-    targets.push_back(name);
-  }
-  if (failed(expect(TokenKind::Assign, "after the name in an assignment")))
-    return failure();
-  Lexer probe = lexer;
-  if (!tok.isKeyword("grad") || !probe.next().is(TokenKind::LParen))
-    return error() << "only grad(y, [...]) assigns several names; "
-                      "write one statement per name";
-  Token name = consume();
-  bool isList = false;
-  FailureOr<SmallVector<TensorRef>> grads = parseGradCall(name, isList);
-  if (failed(grads))
-    return failure();
-  if (grads->size() != targets.size())
-    return emitError(locOf(first.loc()))
-           << targets.size() << " names for the " << grads->size()
-           << " gradients of grad";
-  for (auto [target, g] : llvm::zip(targets, *grads))
-    scope[target.text] = g;
-  return success();
-}

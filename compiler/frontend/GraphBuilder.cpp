@@ -285,6 +285,7 @@ GraphBuilder::beginFunction(Location loc, StringRef name,
     valueShapes[arg] = s.shape;
     refs.push_back(TensorRef{arg, s.shape});
   }
+  currentInputs = refs;
   return refs;
 }
 
@@ -329,6 +330,7 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
   auto reset = llvm::make_scope_exit([&] {
     currentFunction = {};
     currentOutputs.clear();
+    currentInputs.clear();
     sharedReads.clear();
   });
   if (outputs.size() != currentOutputs.size())

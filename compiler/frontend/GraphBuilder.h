@@ -71,6 +71,7 @@ enum class UnaryKind {
 };
 enum class LogicalKind { And, Or, Xor };
 enum class ReduceKind { Sum, Mean, Max, Min, Prod, LogSumExp, Var, Std };
+enum class ScanKind { Sum, Prod };
 
 /// How a GraphBuilder treats what is suspicious but valid.
 struct GraphBuilderOptions {
@@ -204,6 +205,34 @@ public:
     return error(loc);
   }
 
+  // Constructors and scans (GraphBuilderConstructors.cpp). A dynamic
+  // dimension of a constructed shape is a product of the current function's
+  // input dimensions (`T`, `B*T`), or taken from `like` where one is given.
+  /// The size of `dim` as an i64 scalar: a constant, or tc.size of an input
+  /// that has it (times the other factors); reports a size that is not
+  /// known before the call.
+  TensorRef dimensionSize(mlir::Location loc, const tc::Dim &dim);
+  /// Each element's index along `axis`, as `elementType` (a number type).
+  TensorRef iota(mlir::Location loc, const tc::Shape &shape, int64_t axis,
+                 mlir::Type elementType, const TensorRef *like = nullptr);
+  /// `shape` filled with the rank-0 `value`.
+  TensorRef full(mlir::Location loc, const tc::Shape &shape, TensorRef value,
+                 const TensorRef *like = nullptr);
+  /// numpy's arange: `start + i * step` for i in [0, size).
+  TensorRef arange(mlir::Location loc, const tc::Dim &size, double start,
+                   double step, mlir::Type elementType);
+  /// An `n` x `m` matrix of `elementType`, 1 where `col - row == k`.
+  TensorRef eye(mlir::Location loc, const tc::Dim &n, const tc::Dim &m,
+                int64_t k, mlir::Type elementType);
+  /// numpy's tril (`lower`) or triu of the last two dimensions of `input`:
+  /// the elements with `col - row <= k` (tril) or `>= k` (triu), zero (or
+  /// false) elsewhere.
+  TensorRef triangle(mlir::Location loc, TensorRef input, int64_t k,
+                     bool lower);
+  /// Inclusive cumulative sum or product along `axis`.
+  TensorRef scan(mlir::Location loc, ScanKind kind, TensorRef input,
+                 int64_t axis);
+
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();
 
@@ -242,6 +271,8 @@ private:
   /// The function being built, its declared outputs, and its shared reads.
   mlir::func::FuncOp currentFunction;
   llvm::SmallVector<TensorSpec> currentOutputs;
+  /// The current function's inputs: where its dimension symbols are read.
+  llvm::SmallVector<TensorRef> currentInputs;
   llvm::StringMap<mlir::Value> sharedReads;
   /// The symbols the current function's inputs bind as whole dimensions.
   llvm::StringSet<> inputSymbols;

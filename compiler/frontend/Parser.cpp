@@ -71,6 +71,16 @@ FailureOr<std::string> Parser::identifier(StringRef context) {
 OwningOpRef<ModuleOp> Parser::parse() {
   if (failed(parseHeader()))
     return nullptr;
+  // Every function's name, so that a call of one defined further down gets
+  // a message that says so.
+  for (Lexer scan = lexer; true;) {
+    Token t = scan.next();
+    if (t.is(TokenKind::Eof))
+      break;
+    if (t.isKeyword("func"))
+      if (Token n = scan.next(); n.is(TokenKind::Identifier))
+        allFunctionNames.insert(n.text);
+  }
   while (!tok.is(TokenKind::Eof)) {
     LogicalResult result = failure();
     if (tok.isKeyword("shared"))
@@ -78,7 +88,13 @@ OwningOpRef<ModuleOp> Parser::parse() {
     else if (tok.isKeyword("func"))
       result = parseFunction();
     else
-      result = unexpected("'shared' or 'func'", "at the top level");
+      result = !keywordHint(tok.text, {"shared", "func"}).empty()
+                   ? LogicalResult(error()
+                                   << "expected 'shared' or 'func' at the top "
+                                      "level, found '"
+                                   << tok.text << "'"
+                                   << keywordHint(tok.text, {"shared", "func"}))
+                   : unexpected("'shared' or 'func'", "at the top level");
     if (failed(result))
       return nullptr;
   }
@@ -341,6 +357,8 @@ LogicalResult Parser::parseFunction() {
   FailureOr<std::string> name = identifier("after 'func'");
   if (failed(name))
     return failure();
+  currentName = *name;
+  inlinedCalls = 0;
   symbols.clear();
   SmallVector<TensorSpec> inputs, outputs;
   if (failed(parseSpecList(/*isOutput=*/false, inputs)) ||
@@ -348,6 +366,13 @@ LogicalResult Parser::parseFunction() {
       failed(parseSpecList(/*isOutput=*/true, outputs)) ||
       failed(expect(TokenKind::LBrace, "to open the function body")))
     return failure();
+  // Later functions that call this one parse its body again from here.
+  FunctionDef def;
+  def.inputs = inputs;
+  def.outputs = outputs;
+  def.body = lexer;
+  def.first = tok;
+  def.symbols = symbols;
   FailureOr<SmallVector<TensorRef>> args =
       builder.beginFunction(loc, *name, inputs, outputs);
   if (failed(args))
@@ -362,6 +387,7 @@ LogicalResult Parser::parseFunction() {
   SmallVector<Location> updateLocs;
   while (!tok.is(TokenKind::RBrace)) {
     if (tok.isKeyword("updates")) {
+      def.hasUpdates = true;
       if (failed(parseUpdates(updates, updateLocs)))
         return failure();
       if (!tok.is(TokenKind::RBrace))
@@ -383,7 +409,10 @@ LogicalResult Parser::parseFunction() {
              << "output '" << spec.name << "' is never assigned";
     results.push_back(it->second);
   }
-  return builder.endFunction(end, results, updates, updateLocs);
+  if (failed(builder.endFunction(end, results, updates, updateLocs)))
+    return failure();
+  functions.try_emplace(*name, std::move(def));
+  return success();
 }
 
 LogicalResult Parser::checkAssignable(const Token &name) {
@@ -404,7 +433,11 @@ LogicalResult Parser::parseStatement() {
   if (failed(target) || failed(checkAssignable(name)))
     return failure();
   if (tok.is(TokenKind::Comma))
-    return parseGradStatement(name);
+    return parseMultipleAssignment(name);
+  if (tok.is(TokenKind::LBrace) && !keywordHint(*target, {"updates"}).empty())
+    return error() << "expected '=' after the name in an assignment, found "
+                      "'{'"
+                   << keywordHint(*target, {"updates"});
   if (failed(expect(TokenKind::Assign, "after the name in an assignment")))
     return failure();
   FailureOr<Operand> value = parseExpr();
@@ -433,6 +466,8 @@ Parser::parseUpdates(std::vector<std::pair<std::string, TensorRef>> &updates,
       return emitError(at) << "'" << *name
                            << "' is not a shared variable and cannot be "
                               "updated";
+    if (failed(rejectIndexedUpdate(*name)))
+      return failure();
     if (failed(expect(TokenKind::Assign, "after the variable")))
       return failure();
     FailureOr<Operand> value = parseExpr();

@@ -119,8 +119,6 @@ private:
   /// one gradient per value; `isList` says whether they were bracketed.
   mlir::FailureOr<llvm::SmallVector<TensorRef>> parseGradCall(const Token &name,
                                                               bool &isList);
-  /// `a, b = grad(y, [x, z])`, after the first name (GradParser.cpp).
-  mlir::LogicalResult parseGradStatement(const Token &first);
   /// An error unless `name` may be assigned by a statement.
   mlir::LogicalResult checkAssignable(const Token &name);
   mlir::FailureOr<Operand> lookup(const Token &name);
@@ -129,6 +127,43 @@ private:
   /// only.
   mlir::FailureOr<Operand> combineLogical(const Token &op, Operand lhs,
                                           Operand rhs);
+
+  // Calls that take sizes, and calls of the file's own functions, which
+  // are inlined (ParserCalls.cpp).
+  /// A function of this file, kept so that later functions can call it:
+  /// its declaration, and the lexer at the start of its body to parse the
+  /// body again at each call.
+  struct FunctionDef {
+    llvm::SmallVector<TensorSpec> inputs, outputs;
+    Lexer body{llvm::StringRef()};
+    Token first;
+    llvm::StringSet<> symbols;
+    bool hasUpdates = false;
+  };
+  mlir::FailureOr<Operand> parseConstructorCall(const Token &name);
+  /// A call of a function of this file in an expression (one output).
+  mlir::FailureOr<Operand> parseFunctionCallExpr(const Token &name);
+  /// Parses the arguments of a call of `name` (a function of this file)
+  /// and inlines its body; returns its outputs in order.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>>
+  parseFunctionCall(const Token &name);
+  /// `a, b = f(x)`: `first` is the first name, already consumed.
+  mlir::LogicalResult parseMultipleAssignment(const Token &first);
+  /// Reports a call of `name`, which is not defined above; nullopt when
+  /// `name` is no function of this file at all.
+  std::optional<mlir::LogicalResult> reportUndefinedFunction(const Token &name);
+
+  // Messages for numpy habits (ParserHints.cpp); each succeeds when the
+  // tokens ahead are not the habit it knows.
+  /// `E[ids]` after the name `name`, with a tensor as the index.
+  mlir::LogicalResult rejectTensorIndex(const Token &name);
+  /// `x.T`, `x.astype(...)`, `x.shape` after the operand `base`.
+  mlir::LogicalResult rejectAttribute(const Operand &base);
+  /// `W[0] = ...` in the updates block.
+  mlir::LogicalResult rejectIndexedUpdate(llvm::StringRef variable);
+  /// "; did you mean 'func'?" for a misspelled keyword, or "".
+  static std::string keywordHint(llvm::StringRef word,
+                                 llvm::ArrayRef<llvm::StringRef> keywords);
 
   llvm::SourceMgr &sourceMgr;
   mlir::MLIRContext *context;
@@ -142,6 +177,19 @@ private:
   llvm::StringMap<TensorRef> scope;
   llvm::StringSet<> inputNames;
   llvm::StringSet<> symbols;
+  /// The function being parsed.
+  std::string currentName;
+  /// The functions of the file parsed so far, and the names of all of them.
+  llvm::StringMap<FunctionDef> functions;
+  llvm::StringSet<> allFunctionNames;
+  /// The functions being inlined, innermost last, and the caller's size
+  /// for each dimension name of the innermost one.
+  llvm::SmallVector<std::string> callStack;
+  /// Calls inlined into the function being parsed (bounded: each call may
+  /// call others more than once).
+  unsigned inlinedCalls = 0;
+  std::optional<mlir::Location> outerCallLoc;
+  llvm::StringMap<tc::Dim> bindings;
 };
 
 } // namespace tcc::frontend::detail

@@ -29,6 +29,36 @@ inline std::string describeSpec(const ArgSpec &a) {
   return text + "]";
 }
 
+/// What a numpy user writes to convert an array to `dtype` (numpy's default
+/// float64 meets an f32 input more often than anything else); empty where
+/// numpy has no such dtype (bf16).
+inline std::string astypeHint(DType dtype) {
+  const char *numpy = nullptr;
+  switch (dtype) {
+  case DType::F32:
+    numpy = "float32";
+    break;
+  case DType::F64:
+    numpy = "float64";
+    break;
+  case DType::F16:
+    numpy = "float16";
+    break;
+  case DType::I32:
+    numpy = "int32";
+    break;
+  case DType::I64:
+    numpy = "int64";
+    break;
+  case DType::I1:
+    numpy = "bool_";
+    break;
+  case DType::BF16:
+    return "";
+  }
+  return std::string(" (convert it with .astype(np.") + numpy + "))";
+}
+
 struct Bindings;
 
 /// The value of a size expression (`B*T`) under `bindings`
@@ -83,7 +113,8 @@ struct Bindings {
       return Status::error(ErrorCode::DTypeMismatch,
                            "input '" + spec.name + "' of '" + f.name +
                                "' must be " + describeSpec(spec) + ", got " +
-                               dtypeName(dtype) + shapeToString(shape));
+                               dtypeName(dtype) + shapeToString(shape) +
+                               astypeHint(spec.dtype));
     if (shape.size() != spec.dims.size())
       return mismatch("");
     for (size_t i = 0; i < spec.dims.size(); ++i) {

@@ -184,6 +184,8 @@ private:
   /// Ids good for an axis of `n` elements (negative ones too when `wrap`):
   /// an argmax over a dimension `n` of some value; their dims in `dims`.
   std::optional<std::string> idsFor(const Dim &n, bool wrap, Dims &dims);
+  bool genScan();
+  bool genConstructor();
   void genFunction(int index);
   void genOutputs();
   void genUpdates();
@@ -689,6 +691,85 @@ bool Generator::genReduce() {
     double Bp = std::pow(std::max(B, 1.0), count);
     return addTemp("prod(" + args + ")", a.dt, dims, Bp,
                    count * e * Bp + (inexact ? 2 * eps(a.dt) * count * Bp : 0));
+  }
+  }
+}
+
+/// cumsum and cumprod along one axis: bounded like a sum or a product of
+/// the axis's elements.
+bool Generator::genScan() {
+  int i = pick([](const Val &v) { return isNumeric(v.dt) && !v.dims.empty(); });
+  if (i < 0)
+    return false;
+  Val a = pool_[size_t(i)];
+  int rank = int(a.dims.size());
+  int axis = below(rank);
+  double count = double(a.dims[size_t(axis)].max());
+  double B = a.bound, e = a.err;
+  bool inexact = isFloat(a.dt) && (e != 0 || count > 1);
+  std::string args = a.name;
+  if (!(rank == 1 && chance(0.3)))
+    args += chance(0.5) ? ", axis=" + axisArg(axis, rank)
+                        : ", " + axisArg(axis, rank);
+  if (chance(0.5))
+    return addTemp("cumsum(" + args + ")", a.dt, a.dims, count * B,
+                   count * e +
+                       (inexact ? 2 * eps(a.dt) * count * count * B : 0));
+  double Bp = std::pow(std::max(B, 1.0), count);
+  return addTemp("cumprod(" + args + ")", a.dt, a.dims, Bp,
+                 count * e * Bp + (inexact ? 2 * eps(a.dt) * count * Bp : 0));
+}
+
+/// tril/triu of a value, or a tensor made from a value's sizes: zeros_like,
+/// ones_like, full, arange, eye (exact small numbers).
+bool Generator::genConstructor() {
+  int i = pick([](const Val &v) { return !v.dims.empty(); });
+  if (i < 0)
+    return false;
+  Val a = pool_[size_t(i)];
+  int rank = int(a.dims.size());
+  switch (below(5)) {
+  case 0: {
+    if (rank < 2)
+      return false;
+    int k = below(5) - 2;
+    std::string kArg = k == 0 && chance(0.5) ? ""
+                       : chance(0.5)         ? ", " + std::to_string(k)
+                                             : ", k=" + std::to_string(k);
+    return addTemp(std::string(chance(0.5) ? "tril(" : "triu(") + a.name +
+                       kArg + ")",
+                   a.dt, a.dims, a.bound, a.err);
+  }
+  case 1:
+    return addTemp(std::string(chance(0.5) ? "zeros_like(" : "ones_like(") +
+                       a.name + ")",
+                   a.dt, a.dims, 1, 0);
+  case 2: {
+    DT dt = randomDType();
+    int value = below(5) - 2;
+    if (dt == DT::Bool)
+      return addTemp("full(" + dimsStr(a.dims) + ", " +
+                         (value > 0 ? "true" : "false") + ")",
+                     dt, a.dims, 1, 0);
+    return addTemp("full(" + dimsStr(a.dims) + ", " + std::to_string(value) +
+                       ", dtype=" + dtName(dt) + ")",
+                   dt, a.dims, 2, 0);
+  }
+  case 3: {
+    DT dt = randomDType();
+    if (dt == DT::Bool)
+      return false;
+    Dim d = a.dims[size_t(below(rank))];
+    return addTemp("arange(" + d.str() + ", dtype=" + dtName(dt) + ")", dt, {d},
+                   double(d.max()), 0);
+  }
+  default: {
+    DT dt = randomDType();
+    Dim n = a.dims[size_t(below(rank))], m = a.dims[size_t(below(rank))];
+    int k = below(3) - 1;
+    return addTemp("eye(" + n.str() + ", " + m.str() + ", k=" +
+                       std::to_string(k) + ", dtype=" + dtName(dt) + ")",
+                   dt, {n, m}, 1, 0);
   }
   }
 }
@@ -1274,7 +1355,8 @@ void Generator::genFunction(int index) {
       &Generator::genBroadcastTo, &Generator::genSlice,
       &Generator::genConcat,      &Generator::genMath,
       &Generator::genMath,        &Generator::genLogic,
-      &Generator::genIndexing};
+      &Generator::genIndexing,    &Generator::genScan,
+      &Generator::genConstructor};
   for (int tries = 0; tries < 6 * statements && temps_ < statements; ++tries) {
     size_t inputsBefore = fn_->inputs.size(), poolBefore = pool_.size();
     if (!(this->*oneOf(ops))()) {

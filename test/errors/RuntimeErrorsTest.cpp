@@ -55,7 +55,8 @@ TEST_CASE("call errors", "[errors][call]") {
   }
   SECTION("dtype") {
     CHECK_ERROR(f.call({zerosOf(DType::F64, {2, 3}), y}), DTypeMismatch,
-                "input 'x' of 'f' must be f32[N, 3], got f64(2, 3)");
+                "input 'x' of 'f' must be f32[N, 3], got f64(2, 3) (convert it "
+                "with .astype(np.float32))");
   }
   SECTION("static dimension and rank") {
     CHECK_ERROR(f.call({zerosOf(DType::F32, {2, 4}), y}), ShapeMismatch,

@@ -84,7 +84,7 @@ TEST_CASE("doc: embedding", "[doc]") {
       twice->call({tcc::Array::zeros(tcc::DType::F64, {2, 3}).value()});
   CHECK(bad.status().toString() ==
         "DTypeMismatch: input 'x' of 'twice' must be f32[N, M], got "
-        "f64(2, 3)");
+        "f64(2, 3) (convert it with .astype(np.float32))");
 }
 
 TEST_CASE("doc: shared borrow", "[doc]") {

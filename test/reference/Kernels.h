@@ -33,6 +33,9 @@ std::optional<RefTensor> evalDataMovement(mlir::Operation &op,
 
 /// take.
 std::optional<RefTensor> evalIndexing(mlir::Operation &op, Operands operands);
+/// iota full cumsum cumprod.
+std::optional<RefTensor> evalConstructor(mlir::Operation &op,
+                                         Operands operands);
 
 /// Throws a ReferenceError naming the op.
 [[noreturn]] void fail(mlir::Operation &op, const std::string &message);

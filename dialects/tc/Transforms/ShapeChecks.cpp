@@ -290,7 +290,8 @@ private:
       visitSlice(slice);
     } else if (auto concat = dyn_cast<ConcatOp>(op)) {
       visitConcat(concat, type);
-    } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp>(op)) {
+    } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp, LogSumExpOp,
+                   VarOp, StdOp>(op)) {
       visitReduction(op);
     } else if (auto take = dyn_cast<TakeOp>(op)) {
       // input[:axis] + ids + input[axis+1:]
@@ -333,6 +334,9 @@ private:
       Exprs out = of(o.getIds());
       out.push_back(DimExpr::constant(o.getDepth()));
       exprs[result] = out;
+    } else if (isa<CumsumOp, CumprodOp>(op)) {
+      // A scan keeps its input's sizes.
+      exprs[result] = of(op->getOperand(0));
     }
   }
 

@@ -33,10 +33,12 @@ void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// family).
 void populateTcSliceToTensorPatterns(mlir::RewritePatternSet &patterns);
 
-
 /// take and its relatives: gathers as `linalg.generic` + `tensor.extract`
 /// with wrapped, clamped ids (IndexingToLinalg.cpp).
 void populateTcIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// iota and full (sizes from tc.size as tensor.dim), cumsum and cumprod.
+void populateTcConstructorsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
