@@ -108,7 +108,7 @@ static std::string stagePipeline(tcc::Stage s,
            "function-boundary-type-conversion=identity-layout-map},"
            "drop-equivalent-buffer-results,canonicalize";
   case tcc::Stage::Loops:
-    return "tcc-matmul-to-blas,"
+    return "tcc-matmul-to-blas,tcc-conv-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            "func.func(convert-linalg-to-loops),canonicalize";
   case tcc::Stage::LlvmMlir:

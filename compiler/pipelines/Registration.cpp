@@ -11,6 +11,7 @@
 #include "compiler/pipelines/GpuDeviceMemory.h"
 #include "compiler/pipelines/GpuMergeModules.h"
 #include "compiler/pipelines/LinalgToGpu.h"
+#include "compiler/pipelines/ConvToBlas.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/StripTcRecords.h"
 #include "dialects/tc/Conversion/Passes.h"
@@ -89,6 +90,7 @@ void tcc::registerCompilerPasses() {
     tc::registerTcConversionPasses();
     tc::registerTcTransformsPasses();
     registerPass([] { return tcc::createMatmulToBlasPass(); });
+    registerPass([] { return tcc::createConvToBlasPass(); });
     registerPass([] { return tcc::createApproximateMathPass(); });
     registerPass([] { return tcc::createEmitEntryPointsPass(); });
     registerPass([] { return tcc::createExpandHalfFloatsPass(); });

@@ -558,4 +558,6 @@ def Tc_UpdateOp : Tc_Op<"update", [HasParent<"::mlir::func::FuncOp">,
   let hasVerifier = 1;
 }
 
+include "dialects/tc/IR/TcConvOps.td"
+
 #endif // TC_OPS_TD

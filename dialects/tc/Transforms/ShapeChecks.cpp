@@ -291,6 +291,14 @@ private:
       visitConcat(concat, type);
     } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp>(op)) {
       visitReduction(op);
+    } else if (isa<Conv1DOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(op)) {
+      // The verifier admits a dynamic result size only where the window
+      // keeps the input's size at that position (ConvShapes.h).
+      Exprs in = of(op->getOperand(0)), out = of(result);
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (type.isDynamicDim(i))
+          out[i] = in[i];
+      exprs[result] = out;
     }
   }
 

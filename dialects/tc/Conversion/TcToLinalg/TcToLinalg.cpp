@@ -30,6 +30,7 @@ void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns) {
   populateTcReductionToLinalgPatterns(patterns);
   populateTcContractionToLinalgPatterns(patterns);
   populateTcDataMovementToLinalgPatterns(patterns);
+  populateTcConvToLinalgPatterns(patterns);
 }
 
 namespace {

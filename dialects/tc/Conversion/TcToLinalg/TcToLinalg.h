@@ -28,7 +28,11 @@ void populateTcContractionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// transpose, broadcast_to, slice, concat, reshape.
 void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// All four families.
+/// conv1d, conv2d (linalg convolution named ops, or a generic for grouped
+/// channels-last), max_pool2d, avg_pool2d (linalg pooling named ops).
+void populateTcConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace tcc::tc
