@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/frontend/ConvBuiltins.h"
 #include "compiler/frontend/Expr.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -423,6 +424,19 @@ const llvm::StringMap<Builtin> &builtins() {
                       }};
     m["concatenate"] = concat;
     m["concat"] = concat;
+    // Windowed ops (ConvBuiltins.cpp).
+    auto window = [](unsigned arity, SmallVector<StringRef> keywords) {
+      return Builtin{arity, false, keywords,
+                     [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                        ArrayRef<TensorRef> t) {
+                       return emitWindowCall(b, c, t);
+                     }};
+    };
+    m["conv1d"] = m["conv2d"] =
+        window(2, {"layout", "stride", "padding", "dilation", "groups"});
+    m["max_pool2d"] = m["avg_pool2d"] =
+        window(1, {"kernel", "stride", "padding", "layout"});
+    m["global_avg_pool"] = window(1, {"layout"});
     return m;
   }();
   return table;

@@ -166,6 +166,18 @@ public:
   /// The size of dimension `axis` of `input`, as an i64 scalar.
   TensorRef size(mlir::Location loc, TensorRef input, int64_t axis);
 
+  /// conv1d (rank 3) or conv2d (rank 4) with explicit padding, `[lo, hi]`
+  /// per spatial dimension (tc/IR/ConvShapes.h; GraphBuilderConvOps.cpp).
+  TensorRef conv(mlir::Location loc, TensorRef input, TensorRef filter,
+                 llvm::StringRef layout, llvm::ArrayRef<int64_t> strides,
+                 llvm::ArrayRef<int64_t> padding,
+                 llvm::ArrayRef<int64_t> dilations, int64_t groups);
+  /// max_pool2d (`isMax`) or avg_pool2d.
+  TensorRef pool(mlir::Location loc, bool isMax, TensorRef input,
+                 llvm::StringRef layout, llvm::ArrayRef<int64_t> kernel,
+                 llvm::ArrayRef<int64_t> strides,
+                 llvm::ArrayRef<int64_t> padding);
+
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();
 

@@ -30,6 +30,8 @@ std::optional<RefTensor> evalReduction(mlir::Operation &op, Operands operands);
 /// transpose reshape broadcast_to slice concat constant.
 std::optional<RefTensor> evalDataMovement(mlir::Operation &op,
                                           Operands operands);
+/// conv1d conv2d max_pool2d avg_pool2d.
+std::optional<RefTensor> evalWindow(mlir::Operation &op, Operands operands);
 
 /// Throws a ReferenceError naming the op.
 [[noreturn]] void fail(mlir::Operation &op, const std::string &message);

@@ -49,6 +49,10 @@ FailureOr<Dim> tcc::tc::windowOutputDim(const Dim &in, int64_t kernel,
   return Dim::fixed((padded - span) / stride + 1);
 }
 
+/// The largest stride, dilation, kernel, padding or group count: bounds that
+/// keep every size computation far from int64 overflow.
+static constexpr int64_t kMaxWindowValue = int64_t(1) << 30;
+
 /// Lengths and ranges of the window attributes.
 static LogicalResult checkWindow(int64_t spatialRank, const Window &w,
                                  EmitErrorFn emitError) {
@@ -65,12 +69,11 @@ static LogicalResult checkWindow(int64_t spatialRank, const Window &w,
                      StringRef name) -> LogicalResult {
     for (int64_t v : values)
       if (v < lowest || v > highest)
-        return emitError() << "'" << name << "' entries must be in ["
-                           << lowest << ", " << highest << "], got " << v;
+        return emitError() << "'" << name << "' must be in [" << lowest
+                           << ", " << highest << "], got " << v;
     return success();
   };
-  // Bounds that keep every size computation far from int64 overflow.
-  constexpr int64_t kMax = int64_t(1) << 30;
+  constexpr int64_t kMax = kMaxWindowValue;
   if (failed(length(w.kernel, spatialRank, "kernel")) ||
       failed(length(w.strides, spatialRank, "strides")) ||
       failed(length(w.padding, 2 * spatialRank, "padding")) ||
@@ -105,8 +108,7 @@ FailureOr<Shape> tcc::tc::convShape(const Shape &input, const Shape &filter,
                                     EmitErrorFn emitError) {
   int64_t rank = input.size();
   if (rank != 3 && rank != 4)
-    return emitError() << "the input must have rank 3 (conv1d) or 4 "
-                          "(conv2d), got "
+    return emitError() << "the input must have rank 3 or 4, got "
                        << formatShape(input),
            failure();
   int64_t spatialRank = rank - 2;
@@ -119,16 +121,17 @@ FailureOr<Shape> tcc::tc::convShape(const Shape &input, const Shape &filter,
                        << ")",
            failure();
   if ((int64_t)filter.size() != rank)
-    return emitError() << "the filter must have the input's rank " << rank
-                       << ", got " << formatShape(filter),
+    return emitError() << "the filter must have rank " << rank << ", got "
+                       << formatShape(filter),
            failure();
   for (const Dim &d : filter)
     if (d.isDynamic())
-      return emitError() << "the filter " << formatShape(filter)
-                         << " must have a static shape",
+      return emitError() << "the filter must be static, got "
+                         << formatShape(filter),
              failure();
-  if (groups < 1)
-    return emitError() << "'groups' must be at least 1, got " << groups,
+  if (groups < 1 || groups > kMaxWindowValue)
+    return emitError() << "'groups' must be in [1, " << kMaxWindowValue
+                       << "], got " << groups,
            failure();
   // Filter [O, I, k...] (channels first) or [k..., I, O] (channels last).
   int64_t outChannels = *last ? filter[rank - 1].size : filter[0].size;

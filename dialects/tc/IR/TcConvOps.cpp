@@ -34,7 +34,7 @@ static LogicalResult verifyConv(OpTy op, int64_t spatialRank) {
            << " and " << filter;
   if (input.getRank() != spatialRank + 2)
     return op.emitOpError() << "the input must have rank " << spatialRank + 2
-                            << ", got " << input;
+                            << ", got " << formatShape(shapeOf(input));
   return checkInferred(op,
                        convShape(shapeOf(input), shapeOf(filter),
                                  op.getLayout(), op.getStrides(),
