@@ -559,5 +559,6 @@ def Tc_UpdateOp : Tc_Op<"update", [HasParent<"::mlir::func::FuncOp">,
 }
 
 include "dialects/tc/IR/TcConvOps.td"
+include "dialects/tc/IR/TcRandomOps.td"
 
 #endif // TC_OPS_TD
