@@ -7,6 +7,7 @@
 
 #include "compiler/frontend/ConvBuiltins.h"
 #include "compiler/frontend/Expr.h"
+#include "compiler/frontend/RandomBuiltins.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -437,6 +438,21 @@ const llvm::StringMap<Builtin> &builtins() {
     m["max_pool2d"] = m["avg_pool2d"] =
         window(1, {"kernel", "stride", "padding", "layout"});
     m["global_avg_pool"] = window(1, {"layout"});
+    // Random numbers with explicit state (RandomBuiltins.cpp).
+    auto random = [](SmallVector<StringRef> keywords) {
+      return Builtin{1, true, keywords,
+                     [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                        ArrayRef<TensorRef> t) {
+                       return emitRandomCall(b, c, t);
+                     }};
+    };
+    m["random_uniform"] = m["random_normal"] = random({"shape", "dtype"});
+    m["bernoulli"] = random({"shape", "dtype", "p"});
+    m["rng_advance"] = {1, false, {}, [](GraphBuilder &b, const CallSite &c,
+                                         const Kwargs &,
+                                         ArrayRef<TensorRef> t) {
+                          return emitRandomCall(b, c, t);
+                        }};
     return m;
   }();
   return table;

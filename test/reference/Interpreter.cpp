@@ -335,6 +335,8 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
     if (!value)
       value = detail::evalWindow(op, operands);
     if (!value)
+      value = detail::evalRandom(op, operands);
+    if (!value)
       throw ReferenceError(describeOp(op) + ": unsupported op");
     checkAgainst(*value, detail::tensorType(op.getResult(0)),
                  "the result of " + describeOp(op));

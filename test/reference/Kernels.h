@@ -32,6 +32,8 @@ std::optional<RefTensor> evalDataMovement(mlir::Operation &op,
                                           Operands operands);
 /// conv1d conv2d max_pool2d avg_pool2d.
 std::optional<RefTensor> evalWindow(mlir::Operation &op, Operands operands);
+/// random (Philox.h).
+std::optional<RefTensor> evalRandom(mlir::Operation &op, Operands operands);
 
 /// Throws a ReferenceError naming the op.
 [[noreturn]] void fail(mlir::Operation &op, const std::string &message);

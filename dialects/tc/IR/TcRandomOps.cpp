@@ -1,4 +1,9 @@
 //===- TcRandomOps.cpp - verifier of tc.random ----------------------------===//
+//
+// The messages share their forms with the convolution verifiers
+// (docs/errors.md, DIA-090 ... DIA-099).
+//
+//===----------------------------------------------------------------------===//
 
 #include "dialects/tc/IR/ShapeInference.h"
 #include "dialects/tc/IR/TcOps.h"
@@ -9,33 +14,35 @@ using namespace tcc::tc;
 LogicalResult RandomOp::verify() {
   auto state = cast<RankedTensorType>(getState().getType());
   if (state.getShape() != ArrayRef<int64_t>{2})
-    return emitOpError() << "the state must be tensor<2xi64> ([key, call]), got "
-                         << state;
+    return emitOpError()
+           << "the state must have rank 1 with 2 elements ([key, call]), got "
+           << formatShape(shapeOf(state));
   StringRef kind = getDistribution();
   auto result = cast<RankedTensorType>(getType());
   Type element = result.getElementType();
   if (kind != "uniform" && kind != "normal" && kind != "bernoulli")
     return emitOpError() << "unknown distribution '" << kind
-                         << "' (expected uniform, normal or bernoulli)";
+                         << "' for random numbers (expected 'uniform', "
+                            "'normal' or 'bernoulli')";
   if (!isa<FloatType>(element) && !(kind == "bernoulli" && element.isInteger(1)))
-    return emitOpError() << "a " << kind << " result must be "
-                         << (kind == "bernoulli" ? "float or i1" : "float")
-                         << ", got " << result;
+    return emitOpError() << "result #0 must be ranked tensor of float (or, "
+                            "for bernoulli, i1) values";
   double p = getP().convertToDouble();
   if (kind == "bernoulli" && !(p >= 0 && p <= 1))
-    return emitOpError() << "p must be in [0, 1], got " << p;
+    return emitOpError() << "'p' must be in [0, 1], got " << p;
   if (getStream() < 0 || getStream() > 0xffff)
-    return emitOpError() << "stream must be in [0, 65535], got "
+    return emitOpError() << "'stream' must be in [0, 65535], got "
                          << getStream();
   if (!getLike()) {
     if (!result.hasStaticShape())
-      return emitOpError() << "a dynamic result " << result
-                           << " needs a 'like' operand for its sizes";
+      return emitOpError() << "the result without 'like' must be static, got "
+                           << formatShape(shapeOf(result));
     return success();
   }
   auto like = cast<RankedTensorType>(getLike().getType());
-  if (like.getShape() != result.getShape())
-    return emitOpError() << "the result " << result
-                         << " must have the shape of 'like' " << like;
+  auto inferred = RankedTensorType::get(like.getShape(), element);
+  if (inferred != result)
+    return emitOpError() << "result type " << result
+                         << " does not match the inferred type " << inferred;
   return success();
 }

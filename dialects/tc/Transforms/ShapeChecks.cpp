@@ -299,6 +299,10 @@ private:
         if (type.isDynamicDim(i))
           out[i] = in[i];
       exprs[result] = out;
+    } else if (auto random = dyn_cast<RandomOp>(op)) {
+      // A dynamic result has the sizes of `like` (the verifier).
+      if (random.getLike())
+        exprs[result] = of(random.getLike());
     }
   }
 

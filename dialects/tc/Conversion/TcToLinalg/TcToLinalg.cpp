@@ -31,6 +31,7 @@ void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns) {
   populateTcContractionToLinalgPatterns(patterns);
   populateTcDataMovementToLinalgPatterns(patterns);
   populateTcConvToLinalgPatterns(patterns);
+  populateTcRandomToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -32,6 +32,9 @@ void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// channels-last), max_pool2d, avg_pool2d (linalg pooling named ops).
 void populateTcConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// random: one linalg.generic computing Philox-4x32-10 per element.
+void populateTcRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
