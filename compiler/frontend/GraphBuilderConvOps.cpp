@@ -32,18 +32,15 @@ TensorRef GraphBuilder::conv(Location loc, TensorRef input, TensorRef filter,
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, input.elementType());
-  auto i64s = [&](ArrayRef<int64_t> v) {
-    return builder.getDenseI64ArrayAttr(v);
-  };
   Operation *op;
   if (input.shape.size() == 3)
     op = builder.create<tc::Conv1DOp>(loc, type, input.value, filter.value,
-                                      layout, i64s(strides), i64s(padding),
-                                      i64s(dilations), groups);
+                                      layout, strides, padding, dilations,
+                                      groups);
   else
     op = builder.create<tc::Conv2DOp>(loc, type, input.value, filter.value,
-                                      layout, i64s(strides), i64s(padding),
-                                      i64s(dilations), groups);
+                                      layout, strides, padding, dilations,
+                                      groups);
   return make(op, *shape);
 }
 
@@ -66,17 +63,12 @@ TensorRef GraphBuilder::pool(Location loc, bool isMax, TensorRef input,
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, element);
-  auto i64s = [&](ArrayRef<int64_t> v) {
-    return builder.getDenseI64ArrayAttr(v);
-  };
   Operation *op;
   if (isMax)
     op = builder.create<tc::MaxPool2DOp>(loc, type, input.value, layout,
-                                         i64s(kernel), i64s(strides),
-                                         i64s(padding));
+                                         kernel, strides, padding);
   else
     op = builder.create<tc::AvgPool2DOp>(loc, type, input.value, layout,
-                                         i64s(kernel), i64s(strides),
-                                         i64s(padding));
+                                         kernel, strides, padding);
   return make(op, *shape);
 }

@@ -39,7 +39,8 @@ static LogicalResult verifyConv(OpTy op, int64_t spatialRank) {
                        convShape(shapeOf(input), shapeOf(filter),
                                  op.getLayout(), op.getStrides(),
                                  op.getPadding(), op.getDilations(),
-                                 op.getGroups(), [&] { return op.emitOpError(); }));
+                                 op.getGroupsAttr().getInt(),
+                                 [&] { return op.emitOpError(); }));
 }
 
 LogicalResult Conv1DOp::verify() { return verifyConv(*this, 1); }

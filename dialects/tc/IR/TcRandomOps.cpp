@@ -30,9 +30,9 @@ LogicalResult RandomOp::verify() {
   double p = getP().convertToDouble();
   if (kind == "bernoulli" && !(p >= 0 && p <= 1))
     return emitOpError() << "'p' must be in [0, 1], got " << p;
-  if (getStream() < 0 || getStream() > 0xffff)
-    return emitOpError() << "'stream' must be in [0, 65535], got "
-                         << getStream();
+  int64_t stream = getStreamAttr().getInt();
+  if (stream < 0 || stream > 0xffff)
+    return emitOpError() << "'stream' must be in [0, 65535], got " << stream;
   if (!getLike()) {
     if (!result.hasStaticShape())
       return emitOpError() << "the result without 'like' must be static, got "
