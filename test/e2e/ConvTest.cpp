@@ -9,6 +9,8 @@
 
 #include "test/e2e/Harness.h"
 
+#include <tuple>
+
 using namespace tcc::e2e;
 
 namespace {

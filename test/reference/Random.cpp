@@ -13,7 +13,8 @@
 #include "dialects/tc/IR/TcOps.h"
 
 #include <cmath>
-#include <numbers>
+// 2*pi (C++17 has no std::numbers).
+static constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 using namespace mlir;
 using namespace tcc::tc;
@@ -67,14 +68,14 @@ std::optional<RefTensor> evalRandom(Operation &op, Operands operands) {
       double u0 = w[lane & 2], u1 = w[(lane & 2) | 1];
       if (dtype == DTypeKind::F64) {
         double r = std::sqrt(-2 * std::log((u0 + 1) * 0x1p-32));
-        double t = u1 * 0x1p-32 * (2 * std::numbers::pi);
+        double t = u1 * 0x1p-32 * (kTwoPi);
         value = r * (lane % 2 == 0 ? std::cos(t) : std::sin(t));
       } else {
         // f32 arithmetic, as the lowering computes it.
         float a = (float(w[lane & 2]) + 1.0f) * 0x1p-32f;
         float r = std::sqrt(-2.0f * std::log(a));
         float t = float(w[(lane & 2) | 1]) * 0x1p-32f *
-                  float(2 * std::numbers::pi);
+                  float(kTwoPi);
         value = double(r * (lane % 2 == 0 ? std::cos(t) : std::sin(t)));
       }
     }

@@ -19,7 +19,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cmath>
-#include <numbers>
+// 2*pi (C++17 has no std::numbers).
+static constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 using namespace mlir;
 using namespace tcc::tc;
@@ -174,7 +175,7 @@ struct RandomLowering : OpConversionPattern<RandomOp> {
                                            b.create<math::LogOp>(l, a)));
             Value theta = b.create<arith::MulFOp>(
                 l, b.create<arith::MulFOp>(l, u1, scale),
-                createScalar(b, l, f, 2 * std::numbers::pi));
+                createScalar(b, l, f, kTwoPi));
             Value even = b.create<arith::CmpIOp>(
                 l, arith::CmpIPredicate::eq,
                 b.create<arith::AndIOp>(l, lane, c32(1)), c32(0));
