@@ -33,7 +33,8 @@ static void run(const char *label, tag layout, memory::dim n, memory::dim c,
   stream s(eng);
   memory::dim oh = h + 2 * pad - k + 1, ow = w + 2 * pad - k + 1;
   memory::desc src({n, c, h, w}, dt::f32, layout);
-  memory::desc wei({o, c, k, k}, dt::f32, layout == tag::any ? tag::any : tag::oihw);
+  memory::desc wei({o, c, k, k}, dt::f32,
+                   layout == tag::any ? tag::any : tag::oihw);
   memory::desc dst({n, o, oh, ow}, dt::f32, layout);
   convolution_forward::desc desc(prop_kind::forward_inference,
                                  algorithm::convolution_direct, src, wei, dst,
@@ -71,7 +72,9 @@ int main(int argc, char **argv) {
   long v[8];
   for (int i = 0; i < 8; ++i)
     v[i] = std::atol(argv[i + 1]);
-  run("onednn-any", tag::any, v[0], v[1], v[2], v[3], v[4], v[5], v[6], int(v[7]));
-  run("onednn-nchw", tag::nchw, v[0], v[1], v[2], v[3], v[4], v[5], v[6], int(v[7]));
+  run("onednn-any", tag::any, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+      int(v[7]));
+  run("onednn-nchw", tag::nchw, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+      int(v[7]));
   return 0;
 }

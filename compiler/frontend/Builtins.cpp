@@ -427,11 +427,10 @@ const llvm::StringMap<Builtin> &builtins() {
     m["concat"] = concat;
     // Windowed ops (ConvBuiltins.cpp).
     auto window = [](unsigned arity, SmallVector<StringRef> keywords) {
-      return Builtin{arity, false, keywords,
-                     [](GraphBuilder &b, const CallSite &c, const Kwargs &,
-                        ArrayRef<TensorRef> t) {
-                       return emitWindowCall(b, c, t);
-                     }};
+      return Builtin{
+          arity, false, keywords,
+          [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+             ArrayRef<TensorRef> t) { return emitWindowCall(b, c, t); }};
     };
     m["conv1d"] = m["conv2d"] =
         window(2, {"layout", "stride", "padding", "dilation", "groups"});
@@ -440,19 +439,19 @@ const llvm::StringMap<Builtin> &builtins() {
     m["global_avg_pool"] = window(1, {"layout"});
     // Random numbers with explicit state (RandomBuiltins.cpp).
     auto random = [](SmallVector<StringRef> keywords) {
-      return Builtin{1, true, keywords,
-                     [](GraphBuilder &b, const CallSite &c, const Kwargs &,
-                        ArrayRef<TensorRef> t) {
-                       return emitRandomCall(b, c, t);
-                     }};
+      return Builtin{
+          1, true, keywords,
+          [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+             ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
     };
     m["random_uniform"] = m["random_normal"] = random({"shape", "dtype"});
     m["bernoulli"] = random({"shape", "dtype", "p"});
-    m["rng_advance"] = {1, false, {}, [](GraphBuilder &b, const CallSite &c,
-                                         const Kwargs &,
-                                         ArrayRef<TensorRef> t) {
-                          return emitRandomCall(b, c, t);
-                        }};
+    m["rng_advance"] = {
+        1,
+        false,
+        {},
+        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+           ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
     return m;
   }();
   return table;

@@ -34,9 +34,9 @@ FailureOr<SmallVector<int64_t>> perDimension(const CallSite &call,
   if (!v) {
     if (dflt)
       return SmallVector<int64_t>(count, *dflt);
-    return emitError(call.loc) << "'" << call.name
-                               << "' needs the keyword argument '" << key
-                               << "'";
+    return emitError(call.loc)
+           << "'" << call.name << "' needs the keyword argument '" << key
+           << "'";
   }
   if (v->kind == AttrValue::Kind::Integer)
     return SmallVector<int64_t>(count, v->integer);
@@ -59,8 +59,7 @@ FailureOr<std::string> layoutOf(const CallSite &call, StringRef dflt) {
     return dflt.str();
   if (v->kind != AttrValue::Kind::String)
     return emitError(v->loc) << "'layout' of '" << call.name
-                             << "' must be a string such as \"" << dflt
-                             << "\"";
+                             << "' must be a string such as \"" << dflt << "\"";
   return v->text;
 }
 
@@ -156,10 +155,9 @@ TensorRef emitConv(GraphBuilder &b, const CallSite &call, TensorRef input,
     if (in.isDynamic()) {
       if (stride == 1)
         return span - 1;
-      return emitError(call.loc)
-             << "padding='same' with stride " << stride
-             << " needs a static size in spatial dimension " << i << ", got "
-             << in.str();
+      return emitError(call.loc) << "padding='same' with stride " << stride
+                                 << " needs a static size in spatial dimension "
+                                 << i << ", got " << in.str();
     }
     int64_t out = (in.size + stride - 1) / stride;
     return std::max<int64_t>((out - 1) * stride + span - in.size, 0);
@@ -190,8 +188,8 @@ TensorRef emitPool(GraphBuilder &b, const CallSite &call, TensorRef input,
                   : FailureOr<SmallVector<int64_t>>(*kernel);
   if (failed(strides))
     return {};
-  FailureOr<SmallVector<int64_t>> padding = paddingOf(
-      call, 2, /*allowSame=*/false, [](int64_t) { return 0; });
+  FailureOr<SmallVector<int64_t>> padding =
+      paddingOf(call, 2, /*allowSame=*/false, [](int64_t) { return 0; });
   if (failed(padding))
     return {};
   return b.pool(call.loc, isMax, input, *layout, *kernel, *strides, *padding);
@@ -211,8 +209,8 @@ TensorRef emitGlobalAvgPool(GraphBuilder &b, const CallSite &call,
                         << "' for 2-D pooling (expected 'NCHW' or 'NHWC')";
     return {};
   }
-  SmallVector<int64_t> axes = *last ? SmallVector<int64_t>{1, 2}
-                                    : SmallVector<int64_t>{2, 3};
+  SmallVector<int64_t> axes =
+      *last ? SmallVector<int64_t>{1, 2} : SmallVector<int64_t>{2, 3};
   return b.reduce(call.loc, ReduceKind::Mean, input, axes, /*keepdims=*/false);
 }
 

@@ -53,9 +53,8 @@ TensorRef GraphBuilder::pool(Location loc, bool isMax, TensorRef input,
   Type element = input.elementType();
   const char *name = isMax ? "max_pool2d" : "avg_pool2d";
   if (element.isInteger(1) || (!isMax && !isa<FloatType>(element))) {
-    error(loc) << name << " needs a "
-               << (isMax ? "numeric" : "floating-point") << " tensor, got "
-               << elementTypeName(element);
+    error(loc) << name << " needs a " << (isMax ? "numeric" : "floating-point")
+               << " tensor, got " << elementTypeName(element);
     return {};
   }
   FailureOr<Shape> shape = tc::poolShape(input.shape, layout, kernel, strides,
@@ -65,10 +64,10 @@ TensorRef GraphBuilder::pool(Location loc, bool isMax, TensorRef input,
   Type type = tensorType(*shape, element);
   Operation *op;
   if (isMax)
-    op = builder.create<tc::MaxPool2DOp>(loc, type, input.value, layout,
-                                         kernel, strides, padding);
+    op = builder.create<tc::MaxPool2DOp>(loc, type, input.value, layout, kernel,
+                                         strides, padding);
   else
-    op = builder.create<tc::AvgPool2DOp>(loc, type, input.value, layout,
-                                         kernel, strides, padding);
+    op = builder.create<tc::AvgPool2DOp>(loc, type, input.value, layout, kernel,
+                                         strides, padding);
   return make(op, *shape);
 }

@@ -34,7 +34,7 @@ TensorRef frontend::emitRandomCall(GraphBuilder &builder, const CallSite &call,
                         << tensors.size();
     return {};
   }
-  StringRef distribution = call.name == "bernoulli"        ? "bernoulli"
+  StringRef distribution = call.name == "bernoulli"       ? "bernoulli"
                            : call.name == "random_normal" ? "normal"
                                                           : "uniform";
   double p = 0.5;

@@ -89,8 +89,8 @@ struct ConvToBlasPass
       declare.setInsertionPointToEnd(module.getBody());
       callee = declare.create<func::FuncOp>(
           module.getLoc(), name,
-          declare.getFunctionType({dynamic, dynamic, dynamic, i64, i64, i64, i64},
-                                  {}));
+          declare.getFunctionType(
+              {dynamic, dynamic, dynamic, i64, i64, i64, i64}, {}));
       callee.setPrivate();
       callee->setAttr("llvm.emit_c_interface", declare.getUnitAttr());
     }

@@ -6,12 +6,12 @@
 
 #include "compiler/pipelines/Registration.h"
 #include "compiler/pipelines/ApproximateMath.h"
+#include "compiler/pipelines/ConvToBlas.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
 #include "compiler/pipelines/ExpandHalfFloats.h"
 #include "compiler/pipelines/GpuDeviceMemory.h"
 #include "compiler/pipelines/GpuMergeModules.h"
 #include "compiler/pipelines/LinalgToGpu.h"
-#include "compiler/pipelines/ConvToBlas.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/StripTcRecords.h"
 #include "dialects/tc/Conversion/Passes.h"

@@ -47,8 +47,8 @@ struct Window {
 /// C[m x n] += A[m x k] * B[k x n], row-major, with the given leading
 /// dimensions and transposition of A; false when no BLAS is loaded.
 template <typename T>
-bool gemm(bool transA, int64_t m, int64_t n, int64_t k, const T *a,
-          int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc);
+bool gemm(bool transA, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda,
+          const T *b, int64_t ldb, T *c, int64_t ldc);
 
 template <>
 bool gemm<float>(bool transA, int64_t m, int64_t n, int64_t k, const float *a,
@@ -63,9 +63,9 @@ bool gemm<float>(bool transA, int64_t m, int64_t n, int64_t k, const float *a,
 }
 
 template <>
-bool gemm<double>(bool transA, int64_t m, int64_t n, int64_t k,
-                  const double *a, int64_t lda, const double *b, int64_t ldb,
-                  double *c, int64_t ldc) {
+bool gemm<double>(bool transA, int64_t m, int64_t n, int64_t k, const double *a,
+                  int64_t lda, const double *b, int64_t ldb, double *c,
+                  int64_t ldc) {
   auto dgemm = tcc::kernels::blasLibrary().dgemm;
   if (!dgemm)
     return false;
@@ -116,8 +116,8 @@ void convNgchw(const Memref<T, 5> *x, const Memref<T, 5> *w, Memref<T, 5> *y,
   if (!x->contiguous() || !w->contiguous() || !y->contiguous())
     return ngchwLoops(x, w, y, win);
   // A 1x1 window with unit strides reads the image as the column matrix.
-  bool direct = KH == 1 && KW == 1 && win.sh == 1 && win.sw == 1 &&
-                OH == H && OW == W;
+  bool direct =
+      KH == 1 && KW == 1 && win.sh == 1 && win.sw == 1 && OH == H && OW == W;
   T *col = direct ? nullptr
                   : static_cast<T *>(std::malloc(sizeof(T) * size_t(K * P)));
   if (!direct && !col)
@@ -170,11 +170,10 @@ void nhwcLoops(const Memref<T, 4> *x, const Memref<T, 4> *w, Memref<T, 4> *y,
           for (int64_t kh = 0; kh < w->sizes[0]; ++kh)
             for (int64_t kw = 0; kw < w->sizes[1]; ++kw)
               for (int64_t c = 0; c < w->sizes[2]; ++c)
-                sum += x->data()[n * xs[0] + (oh * win.sh + kh * win.dh) * xs[1] +
-                                 (ow * win.sw + kw * win.dw) * xs[2] +
-                                 c * xs[3]] *
-                       w->data()[kh * ws[0] + kw * ws[1] + c * ws[2] +
-                                 f * ws[3]];
+                sum +=
+                    x->data()[n * xs[0] + (oh * win.sh + kh * win.dh) * xs[1] +
+                              (ow * win.sw + kw * win.dw) * xs[2] + c * xs[3]] *
+                    w->data()[kh * ws[0] + kw * ws[1] + c * ws[2] + f * ws[3]];
           *out = sum;
         }
 }
@@ -193,10 +192,8 @@ void convNhwc(const Memref<T, 4> *x, const Memref<T, 4> *w, Memref<T, 4> *y,
     return nhwcLoops(x, w, y, win);
   // With a 1x1 window and unit strides the images are the rows already:
   // one GEMM for the whole batch.
-  if (KH == 1 && KW == 1 && win.sh == 1 && win.sw == 1 && OH == H &&
-      OW == W) {
-    if (!gemm<T>(false, N * P, F, C, x->data(), C, w->data(), F, y->data(),
-                 F))
+  if (KH == 1 && KW == 1 && win.sh == 1 && win.sw == 1 && OH == H && OW == W) {
+    if (!gemm<T>(false, N * P, F, C, x->data(), C, w->data(), F, y->data(), F))
       nhwcLoops(x, w, y, win);
     return;
   }

@@ -47,14 +47,29 @@ func f64(x : f64[2, 3, 6, 7], w : f64[2, 3, 3, 2]) -> (y : f64[2, 2, 3, 7]) {
 }
 )");
   for (int trial = 0; trial < 2; ++trial) {
-    g.call("pad1", {rng.uniform(F32, {2, 3, 9, 8}), rng.uniform(F32, {4, 3, 3, 3})}, kF32);
-    g.call("same2", {rng.uniform(F32, {2, 3, 9, 8}), rng.uniform(F32, {4, 3, 3, 3})}, kF32);
-    g.call("valid", {rng.uniform(F32, {1, 2, 7, 6}), rng.uniform(F32, {5, 2, 2, 3})}, kF32);
-    g.call("dil", {rng.uniform(F32, {2, 2, 9, 9}), rng.uniform(F32, {3, 2, 3, 3})}, kF32);
-    g.call("grouped", {rng.uniform(F32, {2, 4, 6, 6}), rng.uniform(F32, {6, 2, 3, 3})}, kF32);
-    g.call("depthwise", {rng.uniform(F32, {2, 3, 5, 5}), rng.uniform(F32, {3, 1, 3, 3})}, kF32);
-    g.call("pointwise", {rng.uniform(F32, {2, 5, 4, 3}), rng.uniform(F32, {7, 5, 1, 1})}, kF32);
-    g.call("f64", {rng.uniform(F64, {2, 3, 6, 7}), rng.uniform(F64, {2, 3, 3, 2})});
+    g.call("pad1",
+           {rng.uniform(F32, {2, 3, 9, 8}), rng.uniform(F32, {4, 3, 3, 3})},
+           kF32);
+    g.call("same2",
+           {rng.uniform(F32, {2, 3, 9, 8}), rng.uniform(F32, {4, 3, 3, 3})},
+           kF32);
+    g.call("valid",
+           {rng.uniform(F32, {1, 2, 7, 6}), rng.uniform(F32, {5, 2, 2, 3})},
+           kF32);
+    g.call("dil",
+           {rng.uniform(F32, {2, 2, 9, 9}), rng.uniform(F32, {3, 2, 3, 3})},
+           kF32);
+    g.call("grouped",
+           {rng.uniform(F32, {2, 4, 6, 6}), rng.uniform(F32, {6, 2, 3, 3})},
+           kF32);
+    g.call("depthwise",
+           {rng.uniform(F32, {2, 3, 5, 5}), rng.uniform(F32, {3, 1, 3, 3})},
+           kF32);
+    g.call("pointwise",
+           {rng.uniform(F32, {2, 5, 4, 3}), rng.uniform(F32, {7, 5, 1, 1})},
+           kF32);
+    g.call("f64",
+           {rng.uniform(F64, {2, 3, 6, 7}), rng.uniform(F64, {2, 3, 3, 2})});
   }
 }
 
@@ -78,12 +93,20 @@ func layer(x : f64[2, 6, 6, 3], w : f64[3, 3, 3, 4], b : f64[4]) -> (y : f64[2, 
 }
 )");
   for (int trial = 0; trial < 2; ++trial) {
-    g.call("pad1", {rng.uniform(F32, {2, 9, 8, 3}), rng.uniform(F32, {3, 3, 3, 4})}, kF32);
-    g.call("strided", {rng.uniform(F32, {2, 9, 8, 3}), rng.uniform(F32, {3, 2, 3, 5})}, kF32);
-    g.call("pointwise", {rng.uniform(F32, {3, 4, 5, 6}), rng.uniform(F32, {1, 1, 6, 2})}, kF32);
-    g.call("grouped", {rng.uniform(F32, {2, 5, 5, 4}), rng.uniform(F32, {3, 3, 2, 6})}, kF32);
-    g.call("layer", {rng.uniform(F64, {2, 6, 6, 3}), rng.uniform(F64, {3, 3, 3, 4}),
-                     rng.uniform(F64, {4})});
+    g.call("pad1",
+           {rng.uniform(F32, {2, 9, 8, 3}), rng.uniform(F32, {3, 3, 3, 4})},
+           kF32);
+    g.call("strided",
+           {rng.uniform(F32, {2, 9, 8, 3}), rng.uniform(F32, {3, 2, 3, 5})},
+           kF32);
+    g.call("pointwise",
+           {rng.uniform(F32, {3, 4, 5, 6}), rng.uniform(F32, {1, 1, 6, 2})},
+           kF32);
+    g.call("grouped",
+           {rng.uniform(F32, {2, 5, 5, 4}), rng.uniform(F32, {3, 3, 2, 6})},
+           kF32);
+    g.call("layer", {rng.uniform(F64, {2, 6, 6, 3}),
+                     rng.uniform(F64, {3, 3, 3, 4}), rng.uniform(F64, {4})});
   }
 }
 
@@ -110,10 +133,17 @@ func c1nwc(x : f64[N, L, 4], w : f64[3, 4, 6]) -> (y : f64[N, L, 6]) {
                          {3, 4, 4},
                          {2, 1, 9},
                          {0, 3, 3}}) {
-    g.call("nchw", {rng.uniform(F32, {n, 3, h, w}), rng.uniform(F32, {4, 3, 3, 3})}, kF32);
-    g.call("nhwc", {rng.uniform(F32, {n, h, w, 2}), rng.uniform(F32, {5, 3, 2, 3})}, kF32);
-    g.call("strided", {rng.uniform(F32, {n, 2, 8, 8}), rng.uniform(F32, {3, 2, 3, 3})}, kF32);
-    g.call("c1", {rng.uniform(F32, {n, 3, w}), rng.uniform(F32, {2, 3, 5})}, kF32);
+    g.call("nchw",
+           {rng.uniform(F32, {n, 3, h, w}), rng.uniform(F32, {4, 3, 3, 3})},
+           kF32);
+    g.call("nhwc",
+           {rng.uniform(F32, {n, h, w, 2}), rng.uniform(F32, {5, 3, 2, 3})},
+           kF32);
+    g.call("strided",
+           {rng.uniform(F32, {n, 2, 8, 8}), rng.uniform(F32, {3, 2, 3, 3})},
+           kF32);
+    g.call("c1", {rng.uniform(F32, {n, 3, w}), rng.uniform(F32, {2, 3, 5})},
+           kF32);
     g.call("c1nwc", {rng.uniform(F64, {n, w, 4}), rng.uniform(F64, {3, 4, 6})});
   }
 }
@@ -135,11 +165,13 @@ func l(x : i64[1, 3, 4, 4], w : i64[2, 3, 2, 2]) -> (y : i64[1, 2, 5, 5]) {
 }
 )");
   for (int trial = 0; trial < 2; ++trial) {
-    g.call("h", {rng.uniform(DTypeKind::F16, {2, 2, 5, 5}),
-                 rng.uniform(DTypeKind::F16, {3, 2, 3, 3})},
+    g.call("h",
+           {rng.uniform(DTypeKind::F16, {2, 2, 5, 5}),
+            rng.uniform(DTypeKind::F16, {3, 2, 3, 3})},
            {3e-2, 3e-2});
-    g.call("bh", {rng.uniform(DTypeKind::BF16, {2, 5, 5, 2}),
-                  rng.uniform(DTypeKind::BF16, {2, 2, 2, 3})},
+    g.call("bh",
+           {rng.uniform(DTypeKind::BF16, {2, 5, 5, 2}),
+            rng.uniform(DTypeKind::BF16, {2, 2, 2, 3})},
            {5e-2, 5e-2});
     g.call("i", {rng.uniform(DTypeKind::I32, {2, 2, 6}, -50, 50),
                  rng.uniform(DTypeKind::I32, {4, 2, 3}, -50, 50)});

@@ -25,8 +25,8 @@ namespace {
 
 std::array<uint32_t, 4> block(uint64_t key, uint64_t call, uint64_t stream,
                               uint64_t b) {
-  return philox4x32_10({uint32_t(b), uint32_t((b >> 32) & 0xffff) |
-                                         uint32_t(stream << 16),
+  return philox4x32_10({uint32_t(b),
+                        uint32_t((b >> 32) & 0xffff) | uint32_t(stream << 16),
                         uint32_t(call), uint32_t(call >> 32)},
                        {uint32_t(key), uint32_t(key >> 32)});
 }
@@ -74,8 +74,7 @@ std::optional<RefTensor> evalRandom(Operation &op, Operands operands) {
         // f32 arithmetic, as the lowering computes it.
         float a = (float(w[lane & 2]) + 1.0f) * 0x1p-32f;
         float r = std::sqrt(-2.0f * std::log(a));
-        float t = float(w[(lane & 2) | 1]) * 0x1p-32f *
-                  float(kTwoPi);
+        float t = float(w[(lane & 2) | 1]) * 0x1p-32f * float(kTwoPi);
         value = double(r * (lane % 2 == 0 ? std::cos(t) : std::sin(t)));
       }
     }

@@ -43,8 +43,8 @@ FailureOr<Dim> tcc::tc::windowOutputDim(const Dim &in, int64_t kernel,
   if (padded < span)
     return emitError() << "the window spans " << span
                        << " elements, more than spatial dimension "
-                       << spatialIndex << " holds with its padding ("
-                       << in.size << " + " << lo << " + " << hi << ")",
+                       << spatialIndex << " holds with its padding (" << in.size
+                       << " + " << lo << " + " << hi << ")",
            failure();
   return Dim::fixed((padded - span) / stride + 1);
 }
@@ -61,16 +61,16 @@ static LogicalResult checkWindow(int64_t spatialRank, const Window &w,
     if ((int64_t)values.size() == expected)
       return success();
     return emitError() << "'" << name << "' needs " << expected
-                       << " entries for " << spatialRank
-                       << " spatial dimension" << (spatialRank == 1 ? "" : "s")
-                       << ", got " << values.size();
+                       << " entries for " << spatialRank << " spatial dimension"
+                       << (spatialRank == 1 ? "" : "s") << ", got "
+                       << values.size();
   };
   auto atLeast = [&](ArrayRef<int64_t> values, int64_t lowest, int64_t highest,
                      StringRef name) -> LogicalResult {
     for (int64_t v : values)
       if (v < lowest || v > highest)
-        return emitError() << "'" << name << "' must be in [" << lowest
-                           << ", " << highest << "], got " << v;
+        return emitError() << "'" << name << "' must be in [" << lowest << ", "
+                           << highest << "], got " << v;
     return success();
   };
   constexpr int64_t kMax = kMaxWindowValue;
@@ -154,16 +154,15 @@ FailureOr<Shape> tcc::tc::convShape(const Shape &input, const Shape &filter,
       expected != channels.size)
     return emitError() << "the input has " << channels.size
                        << " channels but the filter " << formatShape(filter)
-                       << " takes " << inPerGroup << " per group in "
-                       << groups << " group" << (groups == 1 ? "" : "s"),
+                       << " takes " << inPerGroup << " per group in " << groups
+                       << " group" << (groups == 1 ? "" : "s"),
            failure();
   if (outChannels % groups != 0)
     return emitError() << "the filter's " << outChannels
                        << " output channels do not divide into " << groups
                        << " groups",
            failure();
-  FailureOr<Shape> spatial =
-      windowed(input, *last ? 1 : 2, w, emitError);
+  FailureOr<Shape> spatial = windowed(input, *last ? 1 : 2, w, emitError);
   if (failed(spatial))
     return failure();
   Shape out{input[0]};

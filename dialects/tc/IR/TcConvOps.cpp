@@ -29,18 +29,16 @@ static LogicalResult verifyConv(OpTy op, int64_t spatialRank) {
   auto input = cast<RankedTensorType>(op.getInput().getType());
   auto filter = cast<RankedTensorType>(op.getFilter().getType());
   if (input.getElementType() != filter.getElementType())
-    return op.emitOpError()
-           << "operands must have the same element type, got " << input
-           << " and " << filter;
+    return op.emitOpError() << "operands must have the same element type, got "
+                            << input << " and " << filter;
   if (input.getRank() != spatialRank + 2)
     return op.emitOpError() << "the input must have rank " << spatialRank + 2
                             << ", got " << formatShape(shapeOf(input));
-  return checkInferred(op,
-                       convShape(shapeOf(input), shapeOf(filter),
-                                 op.getLayout(), op.getStrides(),
-                                 op.getPadding(), op.getDilations(),
-                                 op.getGroupsAttr().getInt(),
-                                 [&] { return op.emitOpError(); }));
+  return checkInferred(op, convShape(shapeOf(input), shapeOf(filter),
+                                     op.getLayout(), op.getStrides(),
+                                     op.getPadding(), op.getDilations(),
+                                     op.getGroupsAttr().getInt(),
+                                     [&] { return op.emitOpError(); }));
 }
 
 LogicalResult Conv1DOp::verify() { return verifyConv(*this, 1); }
@@ -48,10 +46,10 @@ LogicalResult Conv2DOp::verify() { return verifyConv(*this, 2); }
 
 template <typename OpTy> static LogicalResult verifyPool(OpTy op) {
   auto input = cast<RankedTensorType>(op.getInput().getType());
-  return checkInferred(op, poolShape(shapeOf(input), op.getLayout(),
-                                     op.getKernel(), op.getStrides(),
-                                     op.getPadding(),
-                                     [&] { return op.emitOpError(); }));
+  return checkInferred(op,
+                       poolShape(shapeOf(input), op.getLayout(), op.getKernel(),
+                                 op.getStrides(), op.getPadding(),
+                                 [&] { return op.emitOpError(); }));
 }
 
 LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }

@@ -24,7 +24,8 @@ LogicalResult RandomOp::verify() {
     return emitOpError() << "unknown distribution '" << kind
                          << "' for random numbers (expected 'uniform', "
                             "'normal' or 'bernoulli')";
-  if (!isa<FloatType>(element) && !(kind == "bernoulli" && element.isInteger(1)))
+  if (!isa<FloatType>(element) &&
+      !(kind == "bernoulli" && element.isInteger(1)))
     return emitOpError() << "result #0 must be ranked tensor of float (or, "
                             "for bernoulli, i1) values";
   double p = getP().convertToDouble();

@@ -46,8 +46,8 @@ Value pad(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
   for (auto [d, size] : llvm::enumerate(sizes)) {
     offsets.push_back(b.getIndexAttr(low[d]));
     if (auto attr = dyn_cast<Attribute>(size)) {
-      padded.push_back(b.getIndexAttr(cast<IntegerAttr>(attr).getInt() +
-                                      low[d] + high[d]));
+      padded.push_back(
+          b.getIndexAttr(cast<IntegerAttr>(attr).getInt() + low[d] + high[d]));
       continue;
     }
     Value extra = b.create<arith::ConstantIndexOp>(loc, low[d] + high[d]);
@@ -152,10 +152,9 @@ Value conv2d(OpBuilder &b, Location loc, Value input, Value filter, Value init,
   }
   if (groups == 1)
     return b
-        .create<linalg::Conv2DNhwcHwcfOp>(loc, TypeRange{initType},
-                                          ValueRange{input, filter},
-                                          ValueRange{init}, stridesAttr,
-                                          dilationsAttr)
+        .create<linalg::Conv2DNhwcHwcfOp>(
+            loc, TypeRange{initType}, ValueRange{input, filter},
+            ValueRange{init}, stridesAttr, dilationsAttr)
         .getResult(0);
   Value x = splitDim(b, loc, input, 3, groups);
   Value w = splitDim(b, loc, filter, 3, groups);
@@ -191,8 +190,7 @@ Value conv2d(OpBuilder &b, Location loc, Value input, Value filter, Value init,
   return joinDims(b, loc, conv, 3);
 }
 
-template <typename OpTy>
-struct ConvLowering : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
@@ -204,8 +202,8 @@ struct ConvLowering : OpConversionPattern<OpTy> {
     int64_t spatialRank = resultType.getRank() - 2;
     bool last = *channelsLastOf(op.getLayout(), spatialRank);
     Type element = resultType.getElementType();
-    SmallVector<int64_t> strides(op.getStrides()),
-        dilations(op.getDilations()), padding(op.getPadding());
+    SmallVector<int64_t> strides(op.getStrides()), dilations(op.getDilations()),
+        padding(op.getPadding());
     Value init = createFilled(rewriter, loc,
                               resultSizes(rewriter, loc, input, resultType),
                               createScalar(rewriter, loc, element, 0.0));
@@ -251,7 +249,8 @@ struct PoolLowering : OpConversionPattern<OpTy> {
     ArrayRef<int64_t> kernel = op.getKernel(), padding = op.getPadding();
     double lowest = -std::numeric_limits<double>::infinity();
     if (auto integer = dyn_cast<IntegerType>(element))
-      lowest = double(APInt::getSignedMinValue(integer.getWidth()).getSExtValue());
+      lowest =
+          double(APInt::getSignedMinValue(integer.getWidth()).getSExtValue());
     Value identity = createScalar(rewriter, loc, element, isMax ? lowest : 0.0);
     SmallVector<int64_t> low(4, 0), high(4, 0);
     int64_t first = last ? 1 : 2;
@@ -261,34 +260,41 @@ struct PoolLowering : OpConversionPattern<OpTy> {
     }
     input = pad(rewriter, loc, input, low, high, identity);
     Value init = createFilled(
-        rewriter, loc, resultSizes(rewriter, loc, adaptor.getInput(), resultType),
-        identity);
-    Value window =
-        rewriter.create<tensor::EmptyOp>(loc, kernel, element);
+        rewriter, loc,
+        resultSizes(rewriter, loc, adaptor.getInput(), resultType), identity);
+    Value window = rewriter.create<tensor::EmptyOp>(loc, kernel, element);
     auto stridesAttr = rewriter.getI64TensorAttr(op.getStrides());
     auto dilationsAttr = rewriter.getI64TensorAttr({1, 1});
     ValueRange ins{input, window};
     Value pooled;
     if (isMax && last)
-      pooled = rewriter.create<linalg::PoolingNhwcMaxOp>(
-          loc, TypeRange{resultType}, ins, ValueRange{init}, stridesAttr,
-          dilationsAttr).getResult(0);
+      pooled = rewriter
+                   .create<linalg::PoolingNhwcMaxOp>(loc, TypeRange{resultType},
+                                                     ins, ValueRange{init},
+                                                     stridesAttr, dilationsAttr)
+                   .getResult(0);
     else if (isMax)
-      pooled = rewriter.create<linalg::PoolingNchwMaxOp>(
-          loc, TypeRange{resultType}, ins, ValueRange{init}, stridesAttr,
-          dilationsAttr).getResult(0);
+      pooled = rewriter
+                   .create<linalg::PoolingNchwMaxOp>(loc, TypeRange{resultType},
+                                                     ins, ValueRange{init},
+                                                     stridesAttr, dilationsAttr)
+                   .getResult(0);
     else if (last)
-      pooled = rewriter.create<linalg::PoolingNhwcSumOp>(
-          loc, TypeRange{resultType}, ins, ValueRange{init}, stridesAttr,
-          dilationsAttr).getResult(0);
+      pooled = rewriter
+                   .create<linalg::PoolingNhwcSumOp>(loc, TypeRange{resultType},
+                                                     ins, ValueRange{init},
+                                                     stridesAttr, dilationsAttr)
+                   .getResult(0);
     else
-      pooled = rewriter.create<linalg::PoolingNchwSumOp>(
-          loc, TypeRange{resultType}, ins, ValueRange{init}, stridesAttr,
-          dilationsAttr).getResult(0);
+      pooled = rewriter
+                   .create<linalg::PoolingNchwSumOp>(loc, TypeRange{resultType},
+                                                     ins, ValueRange{init},
+                                                     stridesAttr, dilationsAttr)
+                   .getResult(0);
     if (!isMax) {
       // The mean of the window, padding counted (count_include_pad).
-      Value count = createScalar(rewriter, loc, element,
-                                 double(kernel[0] * kernel[1]));
+      Value count =
+          createScalar(rewriter, loc, element, double(kernel[0] * kernel[1]));
       pooled = buildElementwise(
           rewriter, loc, ValueRange{pooled}, resultType,
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -303,7 +309,8 @@ struct PoolLowering : OpConversionPattern<OpTy> {
 } // namespace
 
 void tcc::tc::populateTcConvToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConvLowering<Conv1DOp>, ConvLowering<Conv2DOp>,
-               PoolLowering<MaxPool2DOp, true>,
-               PoolLowering<AvgPool2DOp, false>>(patterns.getContext());
+  patterns
+      .add<ConvLowering<Conv1DOp>, ConvLowering<Conv2DOp>,
+           PoolLowering<MaxPool2DOp, true>, PoolLowering<AvgPool2DOp, false>>(
+          patterns.getContext());
 }

@@ -54,23 +54,22 @@ struct RandomLowering : OpConversionPattern<RandomOp> {
     // Sizes, from `like` where dynamic.
     SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < rank; ++d)
-      sizes.push_back(type.isDynamicDim(d)
-                          ? OpFoldResult(rewriter
-                                             .create<tensor::DimOp>(
-                                                 loc, adaptor.getLike(), d)
-                                             .getResult())
-                          : OpFoldResult(rewriter.getIndexAttr(
-                                type.getDimSize(d))));
+      sizes.push_back(
+          type.isDynamicDim(d)
+              ? OpFoldResult(
+                    rewriter.create<tensor::DimOp>(loc, adaptor.getLike(), d)
+                        .getResult())
+              : OpFoldResult(rewriter.getIndexAttr(type.getDimSize(d))));
     // Row-major strides as i64 values, for the linear index.
     SmallVector<Value> strides(rank);
     Value stride = rewriter.create<arith::ConstantIntOp>(loc, 1, 64);
     for (int64_t d = rank - 1; d >= 0; --d) {
       strides[d] = stride;
       Value size = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
-      stride = rewriter.create<arith::MulIOp>(
-          loc, stride,
-          rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(),
-                                              size));
+      stride =
+          rewriter.create<arith::MulIOp>(loc, stride,
+                                         rewriter.create<arith::IndexCastOp>(
+                                             loc, rewriter.getI64Type(), size));
     }
     Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, element);
     Value state = adaptor.getState();
@@ -83,8 +82,8 @@ struct RandomLowering : OpConversionPattern<RandomOp> {
     int64_t stream = op.getStream();
     double p = op.getP().convertToDouble();
     auto generic = rewriter.create<linalg::GenericOp>(
-        loc, TypeRange{type}, ValueRange{state, state}, ValueRange{empty},
-        maps, parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+        loc, TypeRange{type}, ValueRange{state, state}, ValueRange{empty}, maps,
+        parallel, [&](OpBuilder &b, Location l, ValueRange args) {
           Type i32 = b.getI32Type(), i64 = b.getI64Type();
           auto c32 = [&](uint32_t v) -> Value {
             return b.create<arith::ConstantIntOp>(l, int64_t(int32_t(v)), 32);
@@ -108,20 +107,22 @@ struct RandomLowering : OpConversionPattern<RandomOp> {
           Value block = b.create<arith::ShRUIOp>(l, linear, c64(2));
           Value lane = lo(b.create<arith::AndIOp>(l, linear, c64(3)));
           Value key = args[0], call = args[1];
-          Value c[4] = {
-              lo(block),
-              b.create<arith::OrIOp>(
-                  l, b.create<arith::AndIOp>(l, hi(block), c32(0xffff)),
-                  c32(uint32_t(stream) << 16)),
-              lo(call), hi(call)};
+          Value c[4] = {lo(block),
+                        b.create<arith::OrIOp>(
+                            l,
+                            b.create<arith::AndIOp>(l, hi(block), c32(0xffff)),
+                            c32(uint32_t(stream) << 16)),
+                        lo(call), hi(call)};
           Value k0 = lo(key), k1 = hi(key);
           for (int round = 0; round < 10; ++round) {
             if (round > 0) {
               k0 = b.create<arith::AddIOp>(l, k0, c32(0x9E3779B9));
               k1 = b.create<arith::AddIOp>(l, k1, c32(0xBB67AE85));
             }
-            auto p0 = b.create<arith::MulUIExtendedOp>(l, c32(0xD2511F53), c[0]);
-            auto p1 = b.create<arith::MulUIExtendedOp>(l, c32(0xCD9E8D57), c[2]);
+            auto p0 =
+                b.create<arith::MulUIExtendedOp>(l, c32(0xD2511F53), c[0]);
+            auto p1 =
+                b.create<arith::MulUIExtendedOp>(l, c32(0xCD9E8D57), c[2]);
             Value n0 = b.create<arith::XOrIOp>(
                 l, b.create<arith::XOrIOp>(l, p1.getHigh(), c[1]), k0);
             Value n2 = b.create<arith::XOrIOp>(
@@ -152,8 +153,8 @@ struct RandomLowering : OpConversionPattern<RandomOp> {
             // u < ceil(p * 2^32), compared in 64 bits.
             double t = std::ceil(p * 4294967296.0);
             Value u = b.create<arith::ExtUIOp>(l, i64, word(lane));
-            Value bit = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult,
-                                                u, c64(int64_t(t)));
+            Value bit = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult, u,
+                                                c64(int64_t(t)));
             result = element.isInteger(1)
                          ? bit
                          : b.create<arith::SelectOp>(
