@@ -1,9 +1,9 @@
 //===- ConvBuiltins.cpp - graph-file calls of windowed ops ----------------===//
 //
 // The keyword forms users know from PyTorch and Keras (`stride=2`,
-// `padding='same'`, `kernel=[3, 2]`) become the tc ops' explicit attributes:
+// `padding="same"`, `kernel=[3, 2]`) become the tc ops' explicit attributes:
 // one stride and dilation per spatial dimension, padding `[lo, hi]` per
-// spatial dimension. 'same' pads so that the output has ceil(size/stride)
+// spatial dimension. "same" pads so that the output has ceil(size/stride)
 // elements, the odd element at the end (as TensorFlow and PyTorch do).
 //
 //===----------------------------------------------------------------------===//
@@ -64,8 +64,8 @@ FailureOr<std::string> layoutOf(const CallSite &call, StringRef dflt) {
 }
 
 /// `padding`: an integer, one per spatial dimension, `[lo, hi]` per spatial
-/// dimension, 'valid' (none) or 'same' (`allowSame`); as `[lo, hi]` pairs.
-/// `same(i)` gives the total padding of dimension i for 'same'.
+/// dimension, "valid" (none) or "same" (`allowSame`); as `[lo, hi]` pairs.
+/// `same(i)` gives the total padding of dimension i for "same".
 FailureOr<SmallVector<int64_t>>
 paddingOf(const CallSite &call, int64_t spatialRank, bool allowSame,
           llvm::function_ref<FailureOr<int64_t>(int64_t)> same) {
@@ -105,8 +105,8 @@ paddingOf(const CallSite &call, int64_t spatialRank, bool allowSame,
       return values;
   }
   return emitError(v->loc) << "'padding' of '" << call.name << "' must be "
-                           << (allowSame ? "'same', " : "")
-                           << "'valid', an integer, or a list of "
+                           << (allowSame ? "\"same\", " : "")
+                           << "\"valid\", an integer, or a list of "
                            << spatialRank << " or " << 2 * spatialRank
                            << " integers";
 }
@@ -142,7 +142,7 @@ TensorRef emitConv(GraphBuilder &b, const CallSite &call, TensorRef input,
   if (failed(strides) || failed(dilations))
     return {};
   std::optional<bool> last = tc::channelsLastOf(*layout, spatialRank);
-  // 'same': the window's span less what the strides cover.
+  // "same": the window's span less what the strides cover.
   auto same = [&](int64_t i) -> FailureOr<int64_t> {
     if (!last || filter.shape.size() != input.shape.size())
       return 0; // reported by the shape rule
@@ -155,7 +155,7 @@ TensorRef emitConv(GraphBuilder &b, const CallSite &call, TensorRef input,
     if (in.isDynamic()) {
       if (stride == 1)
         return span - 1;
-      return emitError(call.loc) << "padding='same' with stride " << stride
+      return emitError(call.loc) << "padding=\"same\" with stride " << stride
                                  << " needs a static size in spatial dimension "
                                  << i << ", got " << in.str();
     }

@@ -10,7 +10,7 @@ namespace tcc::frontend {
 /// Emits `conv1d`, `conv2d`, `max_pool2d`, `avg_pool2d` or
 /// `global_avg_pool` (`call.name`) of the materialized `tensors`: reads the
 /// keyword arguments (a size or one per spatial dimension; `padding` also
-/// 'same', 'valid' or `[lo, hi]` per dimension) and resolves them to the
+/// "same", "valid" or `[lo, hi]` per dimension) and resolves them to the
 /// explicit form of the tc ops.
 TensorRef emitWindowCall(GraphBuilder &builder, const CallSite &call,
                          llvm::ArrayRef<TensorRef> tensors);

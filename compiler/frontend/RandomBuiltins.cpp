@@ -48,6 +48,11 @@ TensorRef frontend::emitRandomCall(GraphBuilder &builder, const CallSite &call,
       return {};
     }
   }
+  if (!(p >= 0 && p <= 1)) {
+    emitError(call.loc) << "'" << call.name
+                        << "' needs a probability p in [0, 1], got " << p;
+    return {};
+  }
   TensorRef like = tensors.size() == 2 ? tensors[1] : TensorRef{};
   SmallVector<int64_t> shape;
   Type dtype = like ? like.elementType() : Type();

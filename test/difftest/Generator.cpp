@@ -745,7 +745,7 @@ bool Generator::genMatmul() {
 }
 
 /// conv1d or conv2d (NCHW) of a value with a small static channel count by a
-/// new filter input: 'same' padding with stride 1 (a symbolic spatial size
+/// new filter input: "same" padding with stride 1 (a symbolic spatial size
 /// allows nothing else), or a stride and a padding for static sizes.
 bool Generator::genConv() {
   int i = pick([](const Val &v) {
@@ -781,7 +781,7 @@ bool Generator::genConv() {
   Val b = newInput(a.dt, fdims);
   std::string args = a.name + ", " + b.name;
   if (same)
-    args += ", padding='same'";
+    args += ", padding=\"same\"";
   else
     args += ", stride=" + std::to_string(stride) +
             ", padding=" + std::to_string(pad);

@@ -25,16 +25,16 @@ func pad1(x : f32[2, 3, 9, 8], w : f32[4, 3, 3, 3]) -> (y : f32[2, 4, 9, 8]) {
   y = conv2d(x, w, padding=1)
 }
 func same2(x : f32[2, 3, 9, 8], w : f32[4, 3, 3, 3]) -> (y : f32[2, 4, 5, 4]) {
-  y = conv2d(x, w, stride=2, padding='same')
+  y = conv2d(x, w, stride=2, padding="same")
 }
 func valid(x : f32[1, 2, 7, 6], w : f32[5, 2, 2, 3]) -> (y : f32[1, 5, 6, 4]) {
-  y = conv2d(x, w, padding='valid')
+  y = conv2d(x, w, padding="valid")
 }
 func dil(x : f32[2, 2, 9, 9], w : f32[3, 2, 3, 3]) -> (y : f32[2, 3, 6, 3]) {
   y = conv2d(x, w, dilation=[2, 3], padding=[1, 0, 2, 0], stride=[1, 2])
 }
 func grouped(x : f32[2, 4, 6, 6], w : f32[6, 2, 3, 3]) -> (y : f32[2, 6, 6, 6]) {
-  y = conv2d(x, w, groups=2, padding='same')
+  y = conv2d(x, w, groups=2, padding="same")
 }
 func depthwise(x : f32[2, 3, 5, 5], w : f32[3, 1, 3, 3]) -> (y : f32[2, 3, 3, 3]) {
   y = conv2d(x, w, groups=3)
@@ -86,10 +86,10 @@ func pointwise(x : f32[3, 4, 5, 6], w : f32[1, 1, 6, 2]) -> (y : f32[3, 4, 5, 2]
   y = conv2d(x, w, layout="NHWC")
 }
 func grouped(x : f32[2, 5, 5, 4], w : f32[3, 3, 2, 6]) -> (y : f32[2, 5, 5, 6]) {
-  y = conv2d(x, w, layout="NHWC", groups=2, padding='same')
+  y = conv2d(x, w, layout="NHWC", groups=2, padding="same")
 }
 func layer(x : f64[2, 6, 6, 3], w : f64[3, 3, 3, 4], b : f64[4]) -> (y : f64[2, 6, 6, 4]) {
-  y = relu(conv2d(x, w, layout="NHWC", padding='same') + b)
+  y = relu(conv2d(x, w, layout="NHWC", padding="same") + b)
 }
 )");
   for (int trial = 0; trial < 2; ++trial) {
@@ -114,19 +114,19 @@ TEST_CASE("conv: dynamic batch and spatial sizes", "[conv]") {
   Random rng(1303);
   Graph g(R"(tg 1
 func nchw(x : f32[N, 3, H, W], w : f32[4, 3, 3, 3]) -> (y : f32[N, 4, H, W]) {
-  y = conv2d(x, w, padding='same')
+  y = conv2d(x, w, padding="same")
 }
 func nhwc(x : f32[N, H, W, 2], w : f32[5, 3, 2, 3]) -> (y : f32[N, H, W, 3]) {
-  y = conv2d(x, w, layout="NHWC", padding='same')
+  y = conv2d(x, w, layout="NHWC", padding="same")
 }
 func strided(x : f32[N, 2, 8, 8], w : f32[3, 2, 3, 3]) -> (y : f32[N, 3, 4, 4]) {
-  y = conv2d(x, w, stride=2, padding='same')
+  y = conv2d(x, w, stride=2, padding="same")
 }
 func c1(x : f32[N, 3, L], w : f32[2, 3, 5]) -> (y : f32[N, 2, L]) {
-  y = conv1d(x, w, padding='same', dilation=1)
+  y = conv1d(x, w, padding="same", dilation=1)
 }
 func c1nwc(x : f64[N, L, 4], w : f64[3, 4, 6]) -> (y : f64[N, L, 6]) {
-  y = conv1d(x, w, layout="NWC", padding='same')
+  y = conv1d(x, w, layout="NWC", padding="same")
 }
 )");
   for (auto [n, h, w] : {std::tuple<int64_t, int64_t, int64_t>{1, 5, 7},

@@ -36,7 +36,7 @@ FailureOr<Dim> tcc::tc::windowOutputDim(const Dim &in, int64_t kernel,
                        << stride << ", padding " << lo << "+" << hi
                        << ", window span " << span
                        << "); a dynamic size needs stride 1 and padding "
-                          "'same' (or give the dimension a static size)",
+                          "\"same\" (or give the dimension a static size)",
            failure();
   }
   int64_t padded = in.size + lo + hi;

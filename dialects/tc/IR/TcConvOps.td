@@ -2,7 +2,7 @@
 //
 // Windowed ops over tensors with a batch dimension, a channel dimension and
 // one or two spatial dimensions. Padding, strides and dilations are explicit
-// integers here; the graph-file front end resolves 'same' and 'valid'. The
+// integers here; the graph-file front end resolves "same" and "valid". The
 // shape rule (ConvShapes.h) is shared by the verifiers and the front end.
 //
 //===----------------------------------------------------------------------===//

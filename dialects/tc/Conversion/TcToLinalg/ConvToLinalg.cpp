@@ -63,7 +63,7 @@ Value pad(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
 /// The sizes of a windowed result: static ones from its type; a dynamic
 /// dimension is the input's at the same position (the verifier admits a
 /// dynamic size only where the window keeps it: the batch, or a spatial
-/// size under stride 1 and 'same' padding).
+/// size under stride 1 and "same" padding).
 SmallVector<OpFoldResult> resultSizes(OpBuilder &b, Location loc, Value input,
                                       RankedTensorType resultType) {
   SmallVector<OpFoldResult> sizes;
@@ -265,7 +265,7 @@ struct PoolLowering : OpConversionPattern<OpTy> {
     Value window = rewriter.create<tensor::EmptyOp>(loc, kernel, element);
     auto stridesAttr = rewriter.getI64TensorAttr(op.getStrides());
     auto dilationsAttr = rewriter.getI64TensorAttr({1, 1});
-    ValueRange ins{input, window};
+    SmallVector<Value, 2> ins{input, window};
     Value pooled;
     if (isMax && last)
       pooled = rewriter
