@@ -69,8 +69,8 @@ class Tc_Pool2DOp<string mnemonic, string what, Type element> :
     `[top, bottom, left, right]`. Max pooling never picks the padding (it
     holds the lowest value); average pooling counts it as zeros and divides
     by the whole window (PyTorch's `count_include_pad=True`). A dynamic
-    spatial size is allowed only where the window keeps it (a 1x1 window
-    with stride 1).
+    spatial size is allowed only where the window keeps it (stride 1 and
+    `kernel - 1` elements of padding in all).
 
     ```mlir
     %p = tc.}] # mnemonic # [{ %x layout = "NCHW" kernel = [2, 2] strides = [2, 2]
