@@ -5,9 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/frontend/ConvBuiltins.h"
 #include "compiler/frontend/Expr.h"
 #include "compiler/frontend/Slicing.h"
 #include "compiler/frontend/Suggest.h"
+#include "compiler/frontend/RandomBuiltins.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -451,6 +453,33 @@ const llvm::StringMap<Builtin> &builtins() {
                             return {};
                           return b.scatterAdd(c.loc, t[0], t[1], t[2], *axis);
                         }};
+    // Windowed ops (ConvBuiltins.cpp).
+    auto window = [](unsigned arity, SmallVector<StringRef> keywords) {
+      return Builtin{
+          arity, false, keywords,
+          [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+             ArrayRef<TensorRef> t) { return emitWindowCall(b, c, t); }};
+    };
+    m["conv1d"] = m["conv2d"] =
+        window(2, {"layout", "stride", "padding", "dilation", "groups"});
+    m["max_pool2d"] = m["avg_pool2d"] =
+        window(1, {"kernel", "stride", "padding", "layout"});
+    m["global_avg_pool"] = window(1, {"layout"});
+    // Random numbers with explicit state (RandomBuiltins.cpp).
+    auto random = [](SmallVector<StringRef> keywords) {
+      return Builtin{
+          1, true, keywords,
+          [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+             ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
+    };
+    m["random_uniform"] = m["random_normal"] = random({"shape", "dtype"});
+    m["bernoulli"] = random({"shape", "dtype", "p"});
+    m["rng_advance"] = {
+        1,
+        false,
+        {},
+        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+           ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
     return m;
   }();
   return table;

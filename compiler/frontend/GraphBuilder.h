@@ -233,6 +233,27 @@ public:
   TensorRef scan(mlir::Location loc, ScanKind kind, TensorRef input,
                  int64_t axis);
 
+  /// conv1d (rank 3) or conv2d (rank 4) with explicit padding, `[lo, hi]`
+  /// per spatial dimension (tc/IR/ConvShapes.h; GraphBuilderConvOps.cpp).
+  TensorRef conv(mlir::Location loc, TensorRef input, TensorRef filter,
+                 llvm::StringRef layout, llvm::ArrayRef<int64_t> strides,
+                 llvm::ArrayRef<int64_t> padding,
+                 llvm::ArrayRef<int64_t> dilations, int64_t groups);
+  /// Philox random numbers (tc.random, "uniform", "normal" or
+  /// "bernoulli") of `like`'s shape, or of the static `shape` when `like` is
+  /// null; `state` is an i64[2] `[key, call]` (GraphBuilderRandomOps.cpp).
+  TensorRef random(mlir::Location loc, llvm::StringRef distribution,
+                   TensorRef state, TensorRef like,
+                   llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
+                   double p);
+  /// `state + [0, 1]`: the state of the next call.
+  TensorRef advanceRandomState(mlir::Location loc, TensorRef state);
+  /// max_pool2d (`isMax`) or avg_pool2d.
+  TensorRef pool(mlir::Location loc, bool isMax, TensorRef input,
+                 llvm::StringRef layout, llvm::ArrayRef<int64_t> kernel,
+                 llvm::ArrayRef<int64_t> strides,
+                 llvm::ArrayRef<int64_t> padding);
+
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();
 

@@ -123,7 +123,7 @@ static std::string stagePipeline(tcc::Stage s,
                            ? "{gpu=true}"
                            : "");
   case tcc::Stage::Loops:
-    return "tcc-matmul-to-blas,"
+    return "tcc-matmul-to-blas,tcc-conv-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            // Parallel dimensions become scf.parallel, whose outermost
            // dimension tcc-parallel-loops splits across threads.

@@ -6,6 +6,7 @@
 
 #include "compiler/pipelines/Registration.h"
 #include "compiler/pipelines/ApproximateMath.h"
+#include "compiler/pipelines/ConvToBlas.h"
 #include "compiler/pipelines/EmitEntryPoints.h"
 #include "compiler/pipelines/EpilogueInPlace.h"
 #include "compiler/pipelines/ExpandHalfFloats.h"
@@ -92,6 +93,7 @@ void tcc::registerCompilerPasses() {
     tc::registerTcConversionPasses();
     tc::registerTcTransformsPasses();
     registerPass([] { return tcc::createMatmulToBlasPass(); });
+    registerPass([] { return tcc::createConvToBlasPass(); });
     registerPass([] { return tcc::createApproximateMathPass(); });
     registerPass([] { return tcc::createEmitEntryPointsPass(); });
     registerPass([] { return tcc::createExpandHalfFloatsPass(); });

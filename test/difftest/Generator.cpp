@@ -173,6 +173,7 @@ private:
   bool genReduce();
   bool genArgmax();
   bool genMatmul();
+  bool genConv();
   bool genSoftmax();
   bool genTranspose();
   bool genReshape();
@@ -846,6 +847,58 @@ bool Generator::genMatmul() {
   return addTemp("matmul(" + a.name + ", " + b.name + ")", a.dt, dims, B, e);
 }
 
+/// conv1d or conv2d (NCHW) of a value with a small static channel count by a
+/// new filter input: "same" padding with stride 1 (a symbolic spatial size
+/// allows nothing else), or a stride and a padding for static sizes.
+bool Generator::genConv() {
+  int i = pick([](const Val &v) {
+    return isNumeric(v.dt) && (v.dims.size() == 3 || v.dims.size() == 4) &&
+           v.dims[1].sym.empty() && v.dims[1].size <= 4;
+  });
+  if (i < 0)
+    return false;
+  Val a = pool_[size_t(i)];
+  size_t spatial = a.dims.size() - 2;
+  int64_t C = a.dims[1].size;
+  int64_t groups = C % 2 == 0 && chance(0.3) ? 2 : 1;
+  int64_t O = groups * (1 + below(2));
+  bool same = chance(0.4);
+  for (size_t d = 0; d < spatial; ++d)
+    same |= !a.dims[2 + d].sym.empty();
+  int64_t stride = same ? 1 : 1 + below(2);
+  Dims fdims{Dim{O, ""}, Dim{C / groups, ""}}, out{a.dims[0], Dim{O, ""}};
+  int64_t taps = C / groups, pad = same ? 0 : below(2);
+  for (size_t d = 0; d < spatial; ++d) {
+    int64_t k = 1 + below(3);
+    fdims.push_back(Dim{k, ""});
+    taps *= k;
+    if (same) {
+      out.push_back(a.dims[2 + d]);
+      continue;
+    }
+    int64_t padded = a.dims[2 + d].size + 2 * pad;
+    if (padded < k)
+      return false;
+    out.push_back(Dim{(padded - k) / stride + 1, ""});
+  }
+  Val b = newInput(a.dt, fdims);
+  std::string args = a.name + ", " + b.name;
+  if (same)
+    args += ", padding=\"same\"";
+  else
+    args += ", stride=" + std::to_string(stride) +
+            ", padding=" + std::to_string(pad);
+  if (groups > 1)
+    args += ", groups=" + std::to_string(groups);
+  double k = double(taps);
+  double B = k * a.bound * b.bound;
+  bool inexact = isFloat(a.dt) && (a.err != 0 || b.err != 0 || k > 1);
+  double e = k * (a.err * b.bound + a.bound * b.err) +
+             (inexact ? 2 * eps(a.dt) * k * B : 0);
+  return addTemp(std::string(spatial == 1 ? "conv1d(" : "conv2d(") + args + ")",
+                 a.dt, out, B, e);
+}
+
 bool Generator::genSoftmax() {
   int i = pick([](const Val &v) { return isFloat(v.dt) && !v.dims.empty(); });
   if (i < 0)
@@ -1356,7 +1409,7 @@ void Generator::genFunction(int index) {
       &Generator::genConcat,      &Generator::genMath,
       &Generator::genMath,        &Generator::genLogic,
       &Generator::genIndexing,    &Generator::genScan,
-      &Generator::genConstructor};
+      &Generator::genConstructor, &Generator::genConv};
   for (int tries = 0; tries < 6 * statements && temps_ < statements; ++tries) {
     size_t inputsBefore = fn_->inputs.size(), poolBefore = pool_.size();
     if (!(this->*oneOf(ops))()) {

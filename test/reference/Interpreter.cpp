@@ -337,6 +337,10 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
     if (!value)
       value = detail::evalConstructor(op, operands);
     if (!value)
+      value = detail::evalWindow(op, operands);
+    if (!value)
+      value = detail::evalRandom(op, operands);
+    if (!value)
       throw ReferenceError(describeOp(op) + ": unsupported op");
     checkAgainst(*value, detail::tensorType(op.getResult(0)),
                  "the result of " + describeOp(op));

@@ -30,6 +30,10 @@ std::optional<RefTensor> evalReduction(mlir::Operation &op, Operands operands);
 /// transpose reshape broadcast_to slice concat constant.
 std::optional<RefTensor> evalDataMovement(mlir::Operation &op,
                                           Operands operands);
+/// conv1d conv2d max_pool2d avg_pool2d.
+std::optional<RefTensor> evalWindow(mlir::Operation &op, Operands operands);
+/// random (Philox.h).
+std::optional<RefTensor> evalRandom(mlir::Operation &op, Operands operands);
 
 /// take.
 std::optional<RefTensor> evalIndexing(mlir::Operation &op, Operands operands);

@@ -560,5 +560,7 @@ def Tc_UpdateOp : Tc_Op<"update", [HasParent<"::mlir::func::FuncOp">,
 
 include "dialects/tc/IR/TcIndexingOps.td"
 include "dialects/tc/IR/TcConstructorOps.td"
+include "dialects/tc/IR/TcConvOps.td"
+include "dialects/tc/IR/TcRandomOps.td"
 
 #endif // TC_OPS_TD

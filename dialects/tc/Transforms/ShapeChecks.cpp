@@ -337,6 +337,18 @@ private:
     } else if (isa<CumsumOp, CumprodOp>(op)) {
       // A scan keeps its input's sizes.
       exprs[result] = of(op->getOperand(0));
+    } else if (isa<Conv1DOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(op)) {
+      // The verifier admits a dynamic result size only where the window
+      // keeps the input's size at that position (ConvShapes.h).
+      Exprs in = of(op->getOperand(0)), out = of(result);
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (type.isDynamicDim(i))
+          out[i] = in[i];
+      exprs[result] = out;
+    } else if (auto random = dyn_cast<RandomOp>(op)) {
+      // A dynamic result has the sizes of `like` (the verifier).
+      if (random.getLike())
+        exprs[result] = of(random.getLike());
     }
   }
 

@@ -32,6 +32,8 @@ void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns) {
   populateTcDataMovementToLinalgPatterns(patterns);
   populateTcIndexingToLinalgPatterns(patterns);
   populateTcConstructorsToLinalgPatterns(patterns);
+  populateTcConvToLinalgPatterns(patterns);
+  populateTcRandomToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -39,6 +39,12 @@ void populateTcIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// iota and full (sizes from tc.size as tensor.dim), cumsum and cumprod.
 void populateTcConstructorsToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// conv1d, conv2d (linalg convolution named ops, or a generic for grouped
+/// channels-last), max_pool2d, avg_pool2d (linalg pooling named ops).
+void populateTcConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// random: one linalg.generic computing Philox-4x32-10 per element.
+void populateTcRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);

@@ -1,0 +1,112 @@
+//===- ConvToBlas.cpp - route convolutions to the GEMM kernels ------------===//
+//
+// A convolution is a matrix product once its windows are unrolled into a
+// matrix (im2col); OpenBLAS then does the arithmetic far faster than the
+// seven nested loops convert-linalg-to-loops would write. The kernels take
+// the strides and dilations as arguments; padding was already applied by
+// the tc-to-linalg lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/pipelines/ConvToBlas.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace {
+
+/// A buffer the kernels take: `element`, identity (row-major) layout, host.
+bool isKernelOperand(Value v, Type element) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && type.getElementType() == element &&
+         type.getLayout().isIdentity() && type.getMemorySpace() == nullptr;
+}
+
+struct ConvToBlasPass
+    : public PassWrapper<ConvToBlasPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConvToBlasPass)
+
+  StringRef getArgument() const final { return "tcc-conv-to-blas"; }
+  StringRef getDescription() const final {
+    return "Call the im2col + GEMM kernels for f32/f64 2-D convolutions";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, func::FuncDialect,
+                    memref::MemRefDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> convs;
+    module.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::Conv2DNgchwGfchwOp, linalg::Conv2DNhwcHwcfOp>(op) &&
+          op.hasPureBufferSemantics())
+        convs.push_back(op);
+    });
+    for (linalg::LinalgOp op : convs)
+      rewrite(module, op);
+  }
+
+  template <typename ConvOp>
+  static SmallVector<int64_t> window(linalg::LinalgOp op) {
+    auto conv = cast<ConvOp>(op.getOperation());
+    SmallVector<int64_t> w;
+    for (APInt v : conv.getStrides().template getValues<APInt>())
+      w.push_back(v.getSExtValue());
+    for (APInt v : conv.getDilations().template getValues<APInt>())
+      w.push_back(v.getSExtValue());
+    return w;
+  }
+
+  void rewrite(ModuleOp module, linalg::LinalgOp op) {
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
+    Value out = op.getDpsInits()[0];
+    Type element = cast<MemRefType>(out.getType()).getElementType();
+    if (!element.isF32() && !element.isF64())
+      return;
+    if (!isKernelOperand(input, element) || !isKernelOperand(filter, element) ||
+        !isKernelOperand(out, element))
+      return;
+    bool grouped = isa<linalg::Conv2DNgchwGfchwOp>(op);
+    SmallVector<int64_t> w = grouped ? window<linalg::Conv2DNgchwGfchwOp>(op)
+                                     : window<linalg::Conv2DNhwcHwcfOp>(op);
+    int64_t rank = grouped ? 5 : 4;
+    std::string name =
+        std::string(grouped ? "tcc_conv2d_ngchw_" : "tcc_conv2d_nhwc_") +
+        (element.isF32() ? "f32" : "f64");
+    auto dynamic = MemRefType::get(
+        SmallVector<int64_t>(rank, ShapedType::kDynamic), element);
+    OpBuilder declare(module.getContext());
+    Type i64 = declare.getI64Type();
+    auto callee = module.lookupSymbol<func::FuncOp>(name);
+    if (!callee) {
+      declare.setInsertionPointToEnd(module.getBody());
+      callee = declare.create<func::FuncOp>(
+          module.getLoc(), name,
+          declare.getFunctionType(
+              {dynamic, dynamic, dynamic, i64, i64, i64, i64}, {}));
+      callee.setPrivate();
+      callee->setAttr("llvm.emit_c_interface", declare.getUnitAttr());
+    }
+    OpBuilder b(op);
+    SmallVector<Value> args;
+    for (Value v : {input, filter, out})
+      args.push_back(b.create<memref::CastOp>(op.getLoc(), dynamic, v));
+    for (int64_t v : w)
+      args.push_back(b.create<arith::ConstantIntOp>(op.getLoc(), v, 64));
+    b.create<func::CallOp>(op.getLoc(), callee, args);
+    op->erase();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tcc::createConvToBlasPass() {
+  return std::make_unique<ConvToBlasPass>();
+}
