@@ -153,6 +153,9 @@ const GradRuleTable &tcc::grad::gradRules() {
     registerReductionGradRules(t);
     registerContractionGradRules(t);
     registerDataMovementGradRules(t);
+    registerIndexingGradRules(t);
+    registerScanGradRules(t);
+    registerConvGradRules(t);
     return t;
   }();
   return table;

@@ -105,6 +105,9 @@ void registerElementwiseGradRules(GradRuleTable &table);
 void registerReductionGradRules(GradRuleTable &table);
 void registerContractionGradRules(GradRuleTable &table);
 void registerDataMovementGradRules(GradRuleTable &table);
+void registerIndexingGradRules(GradRuleTable &table);
+void registerScanGradRules(GradRuleTable &table);
+void registerConvGradRules(GradRuleTable &table);
 
 /// Every rule (built once).
 const GradRuleTable &gradRules();
