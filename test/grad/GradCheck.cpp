@@ -27,7 +27,7 @@ std::string lossExpr(const GradCase &c) {
 } // namespace
 
 std::string tcc::gradtest::gradSource(const GradCase &c) {
-  std::string text = "tg 1\nfunc loss(" + paramList(c) +
+  std::string text = "tg 1\n" + c.functions + "func loss(" + paramList(c) +
                      ") -> (l : f64[]) {\n" + c.statements +
                      "  l = " + lossExpr(c) + "\n}\n";
   std::string outs, names, wrt;

@@ -37,6 +37,8 @@ struct Input {
 /// `expr`, whose value has graph-file type `outType` and concrete shape
 /// `outShape`.
 struct GradCase {
+  /// Functions of the file that `statements` and `expr` may call.
+  std::string functions;
   std::string statements;
   std::string expr;
   std::string outType;
