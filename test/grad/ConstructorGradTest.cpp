@@ -66,8 +66,7 @@ TEST_CASE("grad through random numbers is zero", "[grad][random-ops]") {
   checkGrad(c);
 }
 
-TEST_CASE("grad through a call of the file's own function",
-          "[grad][calls]") {
+TEST_CASE("grad through a call of the file's own function", "[grad][calls]") {
   Random rng(156);
   GradCase c;
   c.functions = "func layer(x : f64[N, 3], w : f64[3, 2]) -> (y : f64[N, 2]) "

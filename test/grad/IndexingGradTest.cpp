@@ -43,10 +43,10 @@ TEST_CASE("grad of take_along_axis", "[grad][indexing]") {
            "take_along_axis(x, argmax(x, axis=0, keepdims=true), axis=0)";
   c.outType = "f64[N, 4]";
   c.outShape = {3, 4};
-  c.inputs = {
-      {"x", "f64[N, 4]", rng.uniform(F64, {3, 4}, -1, 1)},
-      {"i", "i64[N, 4]",
-       ids(I64, {3, 4}, {0, 0, 3, -1, 2, 1, -4, 1, 3, 3, 3, 0}), false}};
+  c.inputs = {{"x", "f64[N, 4]", rng.uniform(F64, {3, 4}, -1, 1)},
+              {"i", "i64[N, 4]",
+               ids(I64, {3, 4}, {0, 0, 3, -1, 2, 1, -4, 1, 3, 3, 3, 0}),
+               false}};
   checkGrad(c);
 }
 
