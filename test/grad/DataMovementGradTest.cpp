@@ -92,3 +92,14 @@ TEST_CASE("grad of concat", "[grad][data-movement]") {
               {"b", "f64[2, 3]", rng.uniform(F64, {2, 3}, -1, 1)}};
   checkGrad(c);
 }
+
+TEST_CASE("grad of numpy slices: negative bounds and steps",
+          "[grad][data-movement]") {
+  Random rng(87);
+  GradCase c;
+  c.expr = "x[::-1, 1:] * x[-1::-2, -3:][1:2, ::-1] + x[-2:0:-3, :3]";
+  c.outType = "f64[5, 3]";
+  c.outShape = {5, 3};
+  c.inputs = {{"x", "f64[5, 4]", rng.uniform(F64, {5, 4}, -1, 1)}};
+  checkGrad(c);
+}

@@ -65,17 +65,6 @@ TensorRef spread(GradContext &c, TensorRef g, int64_t axis, int64_t step) {
   return c.builder.slice(c.loc, spreadOut, begin, end, steps);
 }
 
-/// `x` reversed along `axis` (a gather at k-1, ..., 0).
-TensorRef flip(GradContext &c, TensorRef x, int64_t axis) {
-  int64_t k = x.shape[axis].size;
-  if (!x || k <= 1)
-    return x;
-  Type i64 = IntegerType::get(c.builder.getContext(), 64);
-  TensorRef ids =
-      c.builder.arange(c.loc, Dim::fixed(k), double(k - 1), -1, i64);
-  return c.builder.take(c.loc, x, ids, axis);
-}
-
 /// A static slice of `x`: `[begin, begin + (size-1)*step + 1)` by `step`
 /// along the spatial axes (from 2), whole elsewhere.
 TensorRef windowSlice(GradContext &c, TensorRef x, ArrayRef<int64_t> begins,
@@ -186,7 +175,7 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
           joined);
     }
     for (int64_t i = 0; i < s; ++i)
-      wt = flip(c, wt, 2 + i);
+      wt = c.reverse(wt, 2 + i);
     TensorRef g = dy;
     SmallVector<int64_t> pad;
     for (int64_t i = 0; i < s; ++i) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/grad/GradRules.h"
+#include "dialects/tc/IR/SliceRules.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -105,7 +106,17 @@ LogicalResult sliceRule(GradContext &c, Operation *op, TensorRef dy,
   }
   TensorRef g = dy;
   for (size_t axis = 0; axis < x.shape.size() && g; ++axis) {
-    int64_t begin = slice.getBegin()[axis], step = slice.getStep()[axis];
+    // numpy's bounds (negative, open, a negative step) resolved; a
+    // negative step reads the same elements as its reverse.
+    int64_t step = slice.getStep()[axis];
+    tc::SliceRange range = tc::adjustSlice(
+        x.shape[axis].size, slice.getBegin()[axis], slice.getEnd()[axis], step);
+    int64_t begin = range.start;
+    if (step < 0) {
+      begin = range.start + (range.length - 1) * step;
+      step = -step;
+      g = c.reverse(g, axis);
+    }
     if (step > 1 && g.shape[axis].size > 1)
       g = spread(c, g, axis, step);
     if (!g)

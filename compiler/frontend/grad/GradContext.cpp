@@ -122,6 +122,15 @@ TensorRef GradContext::expandLike(TensorRef g, TensorRef like) {
   return builder.select(loc, mask, g, g);
 }
 
+TensorRef GradContext::reverse(TensorRef g, int64_t axis) {
+  if (!g || g.shape[axis].isDynamic() || g.shape[axis].size <= 1)
+    return g;
+  int64_t k = g.shape[axis].size;
+  Type i64 = IntegerType::get(builder.getContext(), 64);
+  TensorRef ids = builder.arange(loc, Dim::fixed(k), double(k - 1), -1, i64);
+  return builder.take(loc, g, ids, axis);
+}
+
 TensorRef GradContext::zerosLike(TensorRef like) {
   if (!like)
     return {};

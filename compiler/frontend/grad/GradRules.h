@@ -70,6 +70,8 @@ public:
   /// `g` (broadcastable to `like`) stretched to the shape of `like`; a
   /// dynamic dimension that `g` has as 1 takes its size from `like`.
   TensorRef expandLike(TensorRef g, TensorRef like);
+  /// `g` reversed along `axis` (static size): a take at k-1, ..., 0.
+  TensorRef reverse(TensorRef g, int64_t axis);
   /// Zeros with the shape and dtype of `like`.
   TensorRef zerosLike(TensorRef like);
   /// The number of elements of `input` over `axes`, as a scalar of its
