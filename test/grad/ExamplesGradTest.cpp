@@ -8,6 +8,7 @@
 
 #include "test/grad/GradCheck.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -26,12 +27,15 @@ std::string source(const std::string &relative) {
 }
 
 /// The fenced blocks of `doc` under the heading `## title` (to the next
-/// `## `).
+/// `## ` or `### `).
 std::vector<std::string> blocksUnder(const std::string &doc,
                                      const std::string &title) {
   size_t begin = doc.find("\n## " + title + "\n");
   REQUIRE(begin != std::string::npos);
-  size_t end = doc.find("\n## ", begin + 1);
+  // The section ends at the next heading of level 2 or 3 (the sections
+  // that follow Gradients have their own tests).
+  size_t end = std::min(doc.find("\n## ", begin + 1),
+                        doc.find("\n### ", begin + 1));
   std::string section = doc.substr(begin, end - begin);
   std::vector<std::string> blocks;
   std::regex fence("```\n([^`]*)```");

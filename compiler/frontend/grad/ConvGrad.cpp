@@ -125,7 +125,7 @@ LogicalResult needStatic(GradContext &c, StringRef name, TensorRef x) {
   if (tc::staticElementCount(x.shape))
     return success();
   return c.error() << "grad through " << name
-                   << " with dynamic dimensions is not supported yet: "
+                   << " needs static shapes for now, got "
                    << tc::formatShape(x.shape);
 }
 
