@@ -46,7 +46,9 @@ TEST_CASE("grad of constants made from shapes is zero; of full, the sum",
   Random rng(154);
   GradCase c;
   c.expr = "x * arange(N, dtype=f64) + zeros_like(x) + ones_like(x) * x + "
-           "full([N], mean(x * x)) + matmul(eye(N, dtype=f64), x)";
+           "full([N], mean(x * x)) + "
+           "reshape(matmul(eye(N, dtype=f64), reshape(x, shape=[N, 1])), "
+           "shape=[N])";
   c.outType = "f64[N]";
   c.outShape = {4};
   c.inputs = {{"x", "f64[N]", rng.uniform(F64, {4}, -1, 1)}};

@@ -34,8 +34,8 @@ std::vector<std::string> blocksUnder(const std::string &doc,
   REQUIRE(begin != std::string::npos);
   // The section ends at the next heading of level 2 or 3 (the sections
   // that follow Gradients have their own tests).
-  size_t end = std::min(doc.find("\n## ", begin + 1),
-                        doc.find("\n### ", begin + 1));
+  size_t end =
+      std::min(doc.find("\n## ", begin + 1), doc.find("\n### ", begin + 1));
   std::string section = doc.substr(begin, end - begin);
   std::vector<std::string> blocks;
   std::regex fence("```\n([^`]*)```");
