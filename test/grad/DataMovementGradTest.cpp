@@ -103,3 +103,16 @@ TEST_CASE("grad of numpy slices: negative bounds and steps",
   c.inputs = {{"x", "f64[5, 4]", rng.uniform(F64, {5, 4}, -1, 1)}};
   checkGrad(c);
 }
+
+TEST_CASE("grad of slices and concatenations of dynamic batches",
+          "[grad][data-movement]") {
+  // The sliced or joined axes are static; the batch N is taken whole.
+  Random rng(88);
+  GradCase c;
+  c.expr = "x[:, 1:] * x[:, ::-2][:, 0:1] + "
+           "concat(x[:, 2:], x[:, :1] * x[:, :1], axis=1) + x[:, 0::3][:, 1:]";
+  c.outType = "f64[N, 3]";
+  c.outShape = {3, 3};
+  c.inputs = {{"x", "f64[N, 4]", rng.uniform(F64, {3, 4}, -1, 1)}};
+  checkGrad(c);
+}

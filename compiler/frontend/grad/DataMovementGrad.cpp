@@ -92,14 +92,53 @@ TensorRef spread(GradContext &c, TensorRef g, int64_t axis, int64_t step) {
   return c.builder.slice(c.loc, spreadOut, begin, end, steps);
 }
 
+/// A slice of a tensor with dynamic dimensions, taken whole along each
+/// dynamic one: along each sliced (static) axis, the adjoint is added into
+/// zeros at the picked positions `start + i * step` (scatter_add), so the
+/// other axes keep their run-time sizes. A slice along a dynamic axis would
+/// need positions computed from the run-time size (an error).
+LogicalResult dynamicSliceOfStaticAxes(GradContext &c, tc::SliceOp slice,
+                                       TensorRef x, TensorRef dy,
+                                       MutableArrayRef<TensorRef> dx) {
+  Type i64 = IntegerType::get(c.builder.getContext(), 64);
+  TensorRef g = dy;
+  for (size_t axis = 0; axis < x.shape.size(); ++axis) {
+    int64_t step = slice.getStep()[axis];
+    const Dim &size = x.shape[axis];
+    if (step == 1 && g.shape[axis] == size)
+      continue; // taken whole
+    if (size.isDynamic())
+      return c.error() << "grad through a slice of a tensor with dynamic "
+                          "dimensions is not supported yet: "
+                       << tc::formatShape(x.shape);
+    tc::SliceRange range = tc::adjustSlice(size.size, slice.getBegin()[axis],
+                                           slice.getEnd()[axis], step);
+    Shape target = g.shape;
+    target[axis] = size;
+    TensorRef zeros =
+        c.builder.full(c.loc, target, c.scalar(0, x.elementType()));
+    if (!zeros)
+      return failure();
+    if (range.length == 0) {
+      g = zeros;
+      continue;
+    }
+    TensorRef ids = c.builder.arange(c.loc, Dim::fixed(range.length),
+                                     double(range.start), double(step), i64);
+    g = c.builder.scatterAdd(c.loc, zeros, ids, g, axis);
+    if (!g)
+      return failure();
+  }
+  dx[0] = g;
+  return success();
+}
+
 LogicalResult sliceRule(GradContext &c, Operation *op, TensorRef dy,
                         MutableArrayRef<TensorRef> dx) {
   auto slice = cast<tc::SliceOp>(op);
   TensorRef x = c.operand(op, 0);
   if (!tc::staticElementCount(x.shape))
-    return c.error() << "grad through a slice of a tensor with dynamic "
-                        "dimensions is not supported yet: "
-                     << tc::formatShape(x.shape);
+    return dynamicSliceOfStaticAxes(c, slice, x, dy, dx);
   if (*tc::staticElementCount(dy.shape) == 0) {
     dx[0] = zeros(c, x.shape, x.elementType());
     return success();
@@ -131,7 +170,9 @@ LogicalResult sliceRule(GradContext &c, Operation *op, TensorRef dy,
 LogicalResult concatRule(GradContext &c, Operation *op, TensorRef dy,
                          MutableArrayRef<TensorRef> dx) {
   int64_t axis = cast<tc::ConcatOp>(op).getAxis();
-  if (!tc::staticElementCount(dy.shape))
+  // The pieces are cut at static offsets along the axis; the other axes
+  // are taken whole (open ends), whatever their run-time sizes.
+  if (dy.shape[axis].isDynamic())
     return c.error() << "grad through a concatenation with dynamic "
                         "dimensions is not supported yet: "
                      << tc::formatShape(dy.shape);
@@ -141,7 +182,7 @@ LogicalResult concatRule(GradContext &c, Operation *op, TensorRef dy,
     int64_t size = piece.shape[axis].size;
     if (c.needs(i)) {
       SmallVector<int64_t> begin(dy.shape.size(), 0),
-          end = tc::sizesOf(dy.shape), step(dy.shape.size(), 1);
+          end(dy.shape.size(), tc::kSliceOpenHigh), step(dy.shape.size(), 1);
       begin[axis] = offset;
       end[axis] = offset + size;
       dx[i] = c.builder.slice(c.loc, dy, begin, end, step);
