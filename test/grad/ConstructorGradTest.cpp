@@ -57,8 +57,7 @@ TEST_CASE("grad of constants made from shapes is zero; of full, the sum",
 
 TEST_CASE("grad through random numbers is zero", "[grad][random-ops]") {
   Random rng(155);
-  RefTensor state(I64, {2});
-  state.data = {12345, 6};
+  RefTensor state(I64, {2}, {12345, 6});
   GradCase c;
   c.expr = "x * random_uniform(rng, x) + random_normal(rng, x * x)";
   c.outType = "f64[N, 3]";

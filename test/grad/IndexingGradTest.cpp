@@ -17,9 +17,7 @@ constexpr DTypeKind F64 = DTypeKind::F64, I64 = DTypeKind::I64,
 
 RefTensor ids(DTypeKind dtype, std::vector<int64_t> shape,
               std::vector<double> values) {
-  RefTensor t(dtype, std::move(shape));
-  t.data = std::move(values);
-  return t;
+  return RefTensor(dtype, std::move(shape), std::move(values));
 }
 } // namespace
 
