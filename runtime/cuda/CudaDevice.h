@@ -13,8 +13,8 @@
 #ifndef TCC_RUNTIME_CUDA_CUDADEVICE_H
 #define TCC_RUNTIME_CUDA_CUDADEVICE_H
 
-#include "runtime/core/Device.h"
 #include "runtime/core/CachingAllocator.h"
+#include "runtime/core/Device.h"
 #include "runtime/cuda/CudaDriver.h"
 
 #include <memory>
