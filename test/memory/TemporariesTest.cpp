@@ -1,8 +1,10 @@
 //===- TemporariesTest.cpp - counters see the compiled code's temporaries -===//
 //
-// `y = matmul(a, b) + matmul(b, a)` on f32[8, 8] allocates two 256 B
-// temporaries in the compiled code (one per product; `tcc explain` lists
-// them). The counters count them as managed allocations live for the call,
+// `y = matmul(a, b) + transpose(matmul(b, a))` on f32[8, 8] allocates two
+// 256 B temporaries in the compiled code (the second product and its
+// transpose; `tcc explain` lists them; the first product is computed in the
+// output, and the sum runs over it in place). `inplace` computes its output
+// in the borrowed a, which the products read: both are temporaries. The counters count them as managed allocations live for the call,
 // and each call's footprint as run and without in-place computation.
 //
 //===----------------------------------------------------------------------===//
@@ -16,10 +18,10 @@ namespace {
 
 const char *kSource = R"(tg 1
 func fresh(a : f32[N, N], b : f32[N, N]) -> (y : f32[N, N]) {
-  y = matmul(a, b) + matmul(b, a)
+  y = matmul(a, b) + transpose(matmul(b, a))
 }
 func reused(a : f32[N, N], b : f32[N, N]) -> (y : f32[N, N] borrow) {
-  y = matmul(a, b) + matmul(b, a)
+  y = matmul(a, b) + transpose(matmul(b, a))
 }
 func inplace(a : f32[N, N] borrow, b : f32[N, N]) -> (y : f32[N, N] borrow) {
   y = matmul(a, b) + matmul(b, a)
