@@ -96,8 +96,10 @@ static std::string stagePipeline(tcc::Stage s,
     return "";
   case tcc::Stage::Linalg:
     // The shape facts are read off the tc ops, before they are lowered.
-    // tc-index-checks puts the scans of gather ids first (a prologue).
-    return "tc-shape-checks,canonicalize,cse,tc-index-checks,"
+    // tc-index-checks puts the scans of gather ids first (a prologue),
+    // before canonicalize could drop a gather whose value nothing uses:
+    // its ids are checked all the same, as numpy would raise.
+    return "tc-index-checks,tc-shape-checks,canonicalize,cse,"
            "convert-tc-to-linalg,"
            "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";
@@ -119,9 +121,8 @@ static std::string stagePipeline(tcc::Stage s,
            // The index checks' record becomes an argument before the
            // manifest is read off this stage.
            "tc-check-exit" +
-           std::string(options.target == tcc::CompileTarget::Nvptx
-                           ? "{gpu=true}"
-                           : "");
+           std::string(
+               options.target == tcc::CompileTarget::Nvptx ? "{gpu=true}" : "");
   case tcc::Stage::Loops:
     return "tcc-matmul-to-blas,tcc-conv-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
