@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -25,28 +26,31 @@ namespace tcc::tc {
 using namespace mlir;
 using namespace tcc::tc;
 
-void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns) {
+void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns,
+                                         bool sequentialScans) {
   populateTcElementwiseToLinalgPatterns(patterns);
   populateTcReductionToLinalgPatterns(patterns);
   populateTcContractionToLinalgPatterns(patterns);
   populateTcDataMovementToLinalgPatterns(patterns);
-  populateTcConstructorsToLinalgPatterns(patterns);
+  populateTcConstructorsToLinalgPatterns(patterns, sequentialScans);
 }
 
 namespace {
 
 struct ConvertTcToLinalgPass
     : tcc::tc::impl::ConvertTcToLinalgBase<ConvertTcToLinalgPass> {
+  using ConvertTcToLinalgBase::ConvertTcToLinalgBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           arith::ArithDialect, math::MathDialect>();
+                           arith::ArithDialect, math::MathDialect,
+                           scf::SCFDialect>();
     target.addIllegalDialect<TcDialect>();
     target.addLegalOp<SharedOp, SharedReadOp, UpdateOp>();
 
     RewritePatternSet patterns(ctx);
-    populateTcToLinalgPatterns(patterns);
+    populateTcToLinalgPatterns(patterns, sequentialScans);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
