@@ -96,11 +96,8 @@ static std::string stagePipeline(tcc::Stage s,
     return "";
   case tcc::Stage::Linalg:
     // The shape facts are read off the tc ops, before they are lowered.
-    // Scans are loops on a CPU and parallel (quadratic) work on a GPU.
-    return std::string("tc-shape-checks,canonicalize,cse,"
-                       "convert-tc-to-linalg{sequential-scans=") +
-           (options.target == tcc::CompileTarget::Nvptx ? "false" : "true") +
-           "},canonicalize,"
+    return "tc-shape-checks,canonicalize,cse,convert-tc-to-linalg,"
+           "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";
   case tcc::Stage::Bufferized:
     // Shared variables and outputs become arguments with explicit

@@ -34,14 +34,7 @@ def ConvertTcToLinalg : Pass<"convert-tc-to-linalg", "::mlir::ModuleOp"> {
     dimension is not broadcast. `tc.shared`, `tc.shared_read` and `tc.update`
     stay as they are: a later pass turns them into function arguments.
   }];
-  let options = [
-    Option<"sequentialScans", "sequential-scans", "bool", /*default=*/"false",
-           "Lower cumsum and cumprod to a loop along the axis (linear work, "
-           "for CPUs) instead of one parallel linalg.generic (quadratic in "
-           "the axis length, for GPUs)">
-  ];
   let dependentDialects = [
-    "::mlir::scf::SCFDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect",

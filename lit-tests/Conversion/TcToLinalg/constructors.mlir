@@ -1,5 +1,4 @@
 // RUN: tc-opt %s -convert-tc-to-linalg -canonicalize -split-input-file | FileCheck %s
-// RUN: tc-opt %s -convert-tc-to-linalg=sequential-scans=true -canonicalize -split-input-file | FileCheck %s --check-prefix=SEQ
 
 // (-canonicalize drops the tc.size fills that the sizes no longer use.)
 
@@ -62,23 +61,8 @@ func.func @full_extract(%n: tensor<i64>, %v: tensor<i32>) -> tensor<?xi32> {
 
 // -----
 
-// cumsum (the GPU's form): the loops of the result and a reduction loop j
-// over the axis; the input is read at j and added where j <= i, in index
-// order (no reassoc).
-// With sequential-scans (the CPU's form): a loop along the axis that adds
-// slice k-1 into slice k.
-// SEQ-LABEL: func.func @cumsum(
-// SEQ-SAME: %[[X:.*]]: tensor<?x5xf32>)
-// SEQ: %[[R:.*]] = scf.for %[[K:.*]] = %[[ONE:.*]] to %{{.*}} step %[[ONE]] iter_args(%[[ACC:.*]] = %[[X]]) -> (tensor<?x5xf32>)
-// SEQ: %[[KM1:.*]] = arith.subi %[[K]], %[[ONE]] : index
-// SEQ: %[[PREV:.*]] = tensor.extract_slice %[[ACC]][0, %[[KM1]]]
-// SEQ: %[[CUR:.*]] = tensor.extract_slice %[[ACC]][0, %[[K]]]
-// SEQ: linalg.generic
-// SEQ-SAME: ins(%[[PREV]], %[[CUR]] : tensor<?x1xf32>, tensor<?x1xf32>)
-// SEQ: arith.addf
-// SEQ: %[[NEW:.*]] = tensor.insert_slice %{{.*}} into %[[ACC]][0, %[[K]]]
-// SEQ: scf.yield %[[NEW]]
-// SEQ: return %[[R]]
+// cumsum: the loops of the result and a reduction loop j over the axis; the
+// input is read at j and added where j <= i, in index order (no reassoc).
 
 // CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>

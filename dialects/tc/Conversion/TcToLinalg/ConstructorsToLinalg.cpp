@@ -2,11 +2,11 @@
 //
 // iota -> a linalg.generic without inputs that yields linalg.index;
 // full -> a linalg.generic that broadcasts the rank-0 value; cumsum and
-// cumprod -> on a CPU (sequential-scans) an scf.for along the axis that
-// adds slice k-1 of the result into slice k, linear work; on a GPU one
-// linalg.generic with an extra reduction loop j over the axis that
-// accumulates x[.., j, ..] where j <= i (identity elsewhere), quadratic work
-// but all parallel. Both add in index order, as numpy's sequential scan.
+// cumprod -> one linalg.generic with an extra reduction loop j over the
+// axis that accumulates x[.., j, ..] where j <= i (identity elsewhere). The
+// scan is quadratic in the axis length but needs no sequential loop, so it
+// goes through the CPU and GPU pipelines as any reduction does, and it adds
+// in index order, as numpy's sequential scan does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +15,6 @@
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -128,60 +127,10 @@ struct FullLowering : OpConversionPattern<FullOp> {
   }
 };
 
-/// `acc + x` (cumsum) or `acc * x` (cumprod) of scalars.
-Value combineScan(OpBuilder &b, Location l, bool product, Value acc, Value x) {
-  if (isa<FloatType>(acc.getType()))
-    return product ? b.create<arith::MulFOp>(l, acc, x).getResult()
-                   : b.create<arith::AddFOp>(l, acc, x).getResult();
-  return product ? b.create<arith::MulIOp>(l, acc, x).getResult()
-                 : b.create<arith::AddIOp>(l, acc, x).getResult();
-}
-
-/// The sequential scan of `input` (already in the accumulation type) along
-/// `axis`: r = input; for k in [1, n): r[.., k, ..] = r[.., k-1, ..] op
-/// r[.., k, ..]. One-Shot Bufferize makes it in place (on a copy where the
-/// input must not change).
-Value buildSequentialScan(OpBuilder &b, Location loc, Value input, int64_t axis,
-                          bool product) {
-  RankedTensorType type = tensorType(input);
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> sliceShape(type.getShape());
-  sliceShape[axis] = 1;
-  auto sliceType = RankedTensorType::get(sliceShape, type.getElementType());
-  Value n = b.create<tensor::DimOp>(loc, input, axis);
-  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
-  auto loop = b.create<scf::ForOp>(
-      loc, one, n, one, ValueRange{input},
-      [&](OpBuilder &nb, Location l, Value k, ValueRange iter) {
-        Value r = iter[0];
-        SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(nb, l, r);
-        sizes[axis] = nb.getIndexAttr(1);
-        SmallVector<OpFoldResult> strides(rank, nb.getIndexAttr(1));
-        SmallVector<OpFoldResult> prevOffsets(rank, nb.getIndexAttr(0));
-        SmallVector<OpFoldResult> curOffsets(rank, nb.getIndexAttr(0));
-        prevOffsets[axis] = nb.create<arith::SubIOp>(l, k, one).getResult();
-        curOffsets[axis] = k;
-        Value prev = nb.create<tensor::ExtractSliceOp>(
-            l, sliceType, r, prevOffsets, sizes, strides);
-        Value cur = nb.create<tensor::ExtractSliceOp>(
-            l, sliceType, r, curOffsets, sizes, strides);
-        Value next = buildElementwise(
-            nb, l, ValueRange{prev, cur}, sliceType,
-            [&](OpBuilder &eb, Location el, ValueRange args) {
-              return combineScan(eb, el, product, args[0], args[1]);
-            });
-        Value updated = nb.create<tensor::InsertSliceOp>(l, next, r, curOffsets,
-                                                         sizes, strides);
-        nb.create<scf::YieldOp>(l, updated);
-      });
-  return loop.getResult(0);
-}
-
 /// cumsum (`product` false) and cumprod.
 template <typename OpTy, bool product>
 struct ScanLowering : OpConversionPattern<OpTy> {
-  ScanLowering(MLIRContext *context, bool sequential)
-      : OpConversionPattern<OpTy>(context), sequential(sequential) {}
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -192,31 +141,15 @@ struct ScanLowering : OpConversionPattern<OpTy> {
     int64_t rank = type.getRank();
     int64_t axis = op.getAxis();
     Type elementType = type.getElementType();
-    auto resultType = cast<RankedTensorType>(op.getType());
     // f16 and bf16 accumulate in f32 and round once at the end.
     Type accType = elementType.getIntOrFloatBitWidth() < 32
                        ? Type(rewriter.getF32Type())
                        : elementType;
-    auto convert = [&](Value v, Type to) {
-      if (tensorType(v).getElementType() == to)
-        return v;
-      return buildElementwise(rewriter, loc, v,
-                              RankedTensorType::get(type.getShape(), to),
-                              [&](OpBuilder &b, Location l, ValueRange args) {
-                                return convertScalar(b, l, args[0], to);
-                              });
-    };
-    if (sequential) {
-      Value scanned = buildSequentialScan(
-          rewriter, loc, convert(input, accType), axis, product);
-      rewriter.replaceOp(op, convert(scanned, resultType.getElementType()));
-      return success();
-    }
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, input);
-    Value init = createFilled(
-        rewriter, loc, sizes,
-        createScalar(rewriter, loc, accType, product ? 1.0 : -0.0));
+    Value init =
+        createFilled(rewriter, loc, sizes,
+                     createScalar(rewriter, loc, accType, product ? 1.0 : -0.0));
     // Loops: the result's dimensions, then j (the reduction over the axis).
     MLIRContext *ctx = rewriter.getContext();
     SmallVector<AffineExpr> inputExprs;
@@ -238,22 +171,32 @@ struct ScanLowering : OpConversionPattern<OpTy> {
           Value x = convertScalar(b, l, args[0], accType);
           Value identity = createScalar(b, l, accType, product ? 1.0 : -0.0);
           Value term = b.create<arith::SelectOp>(l, inPrefix, x, identity);
-          b.create<linalg::YieldOp>(l,
-                                    combineScan(b, l, product, args[1], term));
+          Value acc = args[1];
+          Value next;
+          if (isa<FloatType>(accType))
+            next = product ? b.create<arith::MulFOp>(l, acc, term).getResult()
+                           : b.create<arith::AddFOp>(l, acc, term).getResult();
+          else
+            next = product ? b.create<arith::MulIOp>(l, acc, term).getResult()
+                           : b.create<arith::AddIOp>(l, acc, term).getResult();
+          b.create<linalg::YieldOp>(l, next);
         });
-    rewriter.replaceOp(op, convert(generic.getResult(0), elementType));
+    Value result = generic.getResult(0);
+    if (accType != elementType)
+      result = buildElementwise(
+          rewriter, loc, result, cast<RankedTensorType>(op.getType()),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return convertScalar(b, l, args[0], elementType);
+          });
+    rewriter.replaceOp(op, result);
     return success();
   }
-
-private:
-  bool sequential;
 };
 
 } // namespace
 
 void tcc::tc::populateTcConstructorsToLinalgPatterns(
-    RewritePatternSet &patterns, bool sequentialScans) {
-  patterns.add<IotaLowering, FullLowering>(patterns.getContext());
-  patterns.add<ScanLowering<CumsumOp, false>, ScanLowering<CumprodOp, true>>(
-      patterns.getContext(), sequentialScans);
+    RewritePatternSet &patterns) {
+  patterns.add<IotaLowering, FullLowering, ScanLowering<CumsumOp, false>,
+               ScanLowering<CumprodOp, true>>(patterns.getContext());
 }

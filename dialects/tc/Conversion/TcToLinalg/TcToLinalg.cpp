@@ -14,7 +14,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -26,31 +25,28 @@ namespace tcc::tc {
 using namespace mlir;
 using namespace tcc::tc;
 
-void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns,
-                                         bool sequentialScans) {
+void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns) {
   populateTcElementwiseToLinalgPatterns(patterns);
   populateTcReductionToLinalgPatterns(patterns);
   populateTcContractionToLinalgPatterns(patterns);
   populateTcDataMovementToLinalgPatterns(patterns);
-  populateTcConstructorsToLinalgPatterns(patterns, sequentialScans);
+  populateTcConstructorsToLinalgPatterns(patterns);
 }
 
 namespace {
 
 struct ConvertTcToLinalgPass
     : tcc::tc::impl::ConvertTcToLinalgBase<ConvertTcToLinalgPass> {
-  using ConvertTcToLinalgBase::ConvertTcToLinalgBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           arith::ArithDialect, math::MathDialect,
-                           scf::SCFDialect>();
+                           arith::ArithDialect, math::MathDialect>();
     target.addIllegalDialect<TcDialect>();
     target.addLegalOp<SharedOp, SharedReadOp, UpdateOp>();
 
     RewritePatternSet patterns(ctx);
-    populateTcToLinalgPatterns(patterns, sequentialScans);
+    populateTcToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

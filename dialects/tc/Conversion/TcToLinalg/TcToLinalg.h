@@ -28,15 +28,11 @@ void populateTcContractionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// transpose, broadcast_to, slice, concat, reshape.
 void populateTcDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// iota and full (sizes from tc.size as tensor.dim), cumsum and cumprod:
-/// with `sequentialScans` a loop along the axis, else one parallel
-/// linalg.generic of quadratic work.
-void populateTcConstructorsToLinalgPatterns(mlir::RewritePatternSet &patterns,
-                                            bool sequentialScans = false);
+/// iota and full (sizes from tc.size as tensor.dim), cumsum and cumprod.
+void populateTcConstructorsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// All five families.
-void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns,
-                                bool sequentialScans = false);
+void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace tcc::tc
 
