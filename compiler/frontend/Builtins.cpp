@@ -111,7 +111,9 @@ public:
               bound ? tc::multiply(product, *bound) : std::nullopt;
           if (!m)
             return emitError(f.loc)
-                   << "the size " << f.text << " is not known before the call";
+                   << "the size " << f.text
+                   << " is not known before the call: it is bound to a size "
+                      "computed in the caller";
           product = *m;
         } else if (f.kind == AttrValue::Kind::Name &&
                    (!call.symbols || call.symbols->contains(f.text))) {
