@@ -917,6 +917,9 @@ bool Generator::genSlice() {
       if (chance(0.7))
         e = below(int(2 * n + 5)) - n - 2;
       out = Dim{pythonSliceLength(n, b, e, st), ""};
+      // Other ops assume non-empty static sizes (argmax, reshape to []).
+      if (out.size == 0)
+        return false;
     } else {
       switch (below(4)) {
       case 0: // the whole dimension, maybe reversed
