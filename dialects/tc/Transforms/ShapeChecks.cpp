@@ -265,9 +265,13 @@ private:
     if (!type)
       return;
     Value result = op->getResult(0);
+    // Every elementwise op: one that is missing here hides the sizes of
+    // its result from the ops after it (a slice of `a | b` went unchecked).
     if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, CmpOp,
             SelectOp, CastOp, NegOp, AbsOp, ReluOp, ExpOp, LogOp, TanhOp,
-            SigmoidOp, SqrtOp, RsqrtOp, SoftmaxOp, LogSoftmaxOp>(op)) {
+            SigmoidOp, SqrtOp, RsqrtOp, SoftmaxOp, LogSoftmaxOp>(op) ||
+        isa<ErfOp, Log1pOp, Expm1Op, SoftplusOp, SinOp, CosOp, FloorOp, CeilOp,
+            RoundOp, SignOp, NotOp, AndOp, OrOp, XorOp, ClipOp>(op)) {
       exprs[result] = broadcast(op, llvm::to_vector(op->getOperands()), type);
     } else if (auto matmul = dyn_cast<MatmulOp>(op)) {
       visitMatmul(matmul, type);
@@ -290,7 +294,8 @@ private:
       visitSlice(slice);
     } else if (auto concat = dyn_cast<ConcatOp>(op)) {
       visitConcat(concat, type);
-    } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp>(op)) {
+    } else if (isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, ArgmaxOp, LogSumExpOp,
+                   VarOp, StdOp>(op)) {
       visitReduction(op);
     }
   }
