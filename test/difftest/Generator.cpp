@@ -93,8 +93,8 @@ int64_t pythonSliceLength(int64_t n, std::optional<int64_t> begin,
                           std::optional<int64_t> end, int64_t step) {
   auto clamp = [&](std::optional<int64_t> v, bool isBegin) {
     if (!v)
-      return (step > 0) == isBegin ? (step > 0 ? int64_t(0) : n - 1)
-                                   : (step > 0 ? n : int64_t(-1));
+      return isBegin ? (step > 0 ? int64_t(0) : n - 1)
+                     : (step > 0 ? n : int64_t(-1));
     int64_t x = *v < 0 ? *v + n : *v;
     int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? n : n - 1;
     return std::min(std::max(x, lo), hi);
@@ -1056,6 +1056,9 @@ bool Generator::genSlice() {
       if (chance(0.7))
         e = below(int(2 * n + 5)) - n - 2;
       out = Dim{pythonSliceLength(n, b, e, st), ""};
+      // Other ops assume non-empty static sizes (argmax, reshape to []).
+      if (out.size == 0)
+        return false;
     } else {
       switch (below(4)) {
       case 0: // the whole dimension, maybe reversed

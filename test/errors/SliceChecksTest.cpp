@@ -36,6 +36,10 @@ func col(x : f32[N, 5]) -> (y : f32[N, 1]) {
   y = slice(x, begin=[0, 4], end=[N, 5])
   updates { S = S + 1 }
 }
+func lg(x : bool[N, N]) -> (y : bool[1]) {
+  y = (x | true)[:1, 0]
+  updates { S = S + 1 }
+}
 func parts(x : f32[N]) -> (a : f32[R], b : f32[N], c : f32[Q], d : f32[P]) {
   a = x[1::2]
   b = x[::-1]
@@ -90,6 +94,12 @@ TEST_CASE("slices that assume a long enough dimension refuse shorter ones",
     CHECK_ERROR(call("ix", {iota({2, 5})}), ShapeMismatch,
                 "'ix' at test.tg:8:8: 'slice' ends past dimension 0 of its "
                 "input: 3 vs N = 2");
+  }
+  SECTION("a slice of a logical op's result (its sizes were not followed)") {
+    CHECK_ERROR(call("lg", {Array::full(DType::I1, {0, 0}, 0).value()}),
+                ShapeMismatch,
+                "'lg' at test.tg:20:17: 'slice' ends past dimension 0 of its "
+                "input: 1 vs N = 0");
   }
   SECTION("x[-1] of nothing") {
     CHECK_ERROR(call("last", {iota({0})}), ShapeMismatch,

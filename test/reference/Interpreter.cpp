@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -247,10 +248,27 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
                            text);
   }
 
+  // Only what the outputs and updates depend on runs, as in compiled code
+  // (dead statements are dropped before anything is checked): a dead op
+  // that a call's sizes would break must not make the call invalid. The
+  // body is one block in definition order, so a walk backwards from the
+  // return and the updates finds every live op.
+  llvm::SmallPtrSet<Operation *, 32> live;
+  for (Operation &op : llvm::reverse(body)) {
+    if (!isa<func::ReturnOp, UpdateOp>(op) && !live.contains(&op))
+      continue;
+    live.insert(&op);
+    for (Value operand : op.getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        live.insert(def);
+  }
+
   CallResult result;
   std::vector<std::pair<std::string, RefTensor>> updates;
   bool returned = false;
   for (Operation &op : body) {
+    if (!live.contains(&op))
+      continue;
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (Value v : ret.getOperands())
         result.outputs.push_back(env.at(v));

@@ -277,19 +277,17 @@ FailureOr<Shape> sliceShape(const Shape &input, ArrayRef<int64_t> begin,
       result.push_back(Dim::fixed(form.length));
       continue;
     }
+    // An anonymous size gets a placeholder name: a length that does not
+    // depend on it (0 for `-1:0:2`) is static all the same.
     std::optional<DimProduct> n = productOf(input[i]);
-    if (!n) {
-      result.push_back(Dim::dynamic());
-      continue;
-    }
-    std::string size = n->str();
+    std::string size = n ? n->str() : "N";
     std::string length = slicedLengthExpr(size, begin[i], end[i], step[i]);
-    if (length == size)
-      result.push_back(input[i]);
-    else if (length == "0")
+    if (length == "0")
       result.push_back(Dim::fixed(0));
+    else if (length == size)
+      result.push_back(input[i]);
     else
-      result.push_back(Dim::dynamic("(" + length + ")"));
+      result.push_back(n ? Dim::dynamic("(" + length + ")") : Dim::dynamic());
   }
   return result;
 }

@@ -265,6 +265,8 @@ private:
     if (!type)
       return;
     Value result = op->getResult(0);
+    // Every elementwise op: one that is missing here hides the sizes of
+    // its result from the ops after it (a slice of `a | b` went unchecked).
     if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, CmpOp,
             SelectOp, CastOp, NegOp, AbsOp, ReluOp, ExpOp, LogOp, TanhOp,
             SigmoidOp, SqrtOp, RsqrtOp, SoftmaxOp, LogSoftmaxOp>(op) ||

@@ -102,7 +102,11 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
         first =
             rewriter.create<arith::SelectOp>(loc, empty, m.constant(0), first);
       offsets.push_back(first);
-      sizes.push_back(length);
+      // A length that does not depend on the size (0) is static in the type.
+      if (!op.getType().isDynamicDim(i))
+        sizes.push_back(rewriter.getIndexAttr(op.getType().getDimSize(i)));
+      else
+        sizes.push_back(length);
     }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, op.getType(), input, offsets, sizes, strides);
