@@ -64,7 +64,7 @@ FailureOr<std::optional<SliceBound>> Parser::parseIndexBound() {
           return emitError(at)
                  << "'" << name.text
                  << "' is a tensor; an index must be an integer literal "
-                    "(indexing by a tensor, a gather, is not supported)";
+                    "(a gather by tensor ids is take(x, ids, axis=...))";
         return emitError(at) << "unknown dimension '" << name.text
                              << "': name it in an input's type first";
       }

@@ -280,7 +280,8 @@ TEST_CASE("Repeat calls with shared variables: updates in place, nothing "
 TEST_CASE("The compiled code's temporaries come from the host caching "
           "allocator and are reused by the next call",
           "[plan]") {
-  // Two matrix products: two temporaries per call (TemporariesTest.cpp).
+  // Two matrix products: the sum accumulates in one of them, computed in
+  // the output, so the other is a temporary of every call.
   auto rt = loadGraph(R"(tg 1
 func twice(a : f32[N, N], b : f32[N, N]) -> (y : f32[N, N] borrow) {
   y = matmul(a, b) + matmul(b, a)
@@ -296,7 +297,7 @@ func twice(a : f32[N, N], b : f32[N, N]) -> (y : f32[N, N] borrow) {
   AllocatorStats after = hostAllocatorStats();
   // The runtime's fast path asks the allocator for nothing (the output is
   // borrowed), so every request is a temporary of the compiled code.
-  CHECK(after.requests - before.requests >= 20);
+  CHECK(after.requests - before.requests >= 10);
   CHECK(after.reuses - before.reuses == after.requests - before.requests);
   CHECK(after.allocations == before.allocations);
   CHECK(after.bytesInUse == before.bytesInUse); // all freed again
