@@ -308,10 +308,11 @@ struct ParallelLoopsPass
                 l, mapped(loop.getLowerBound()), mapped(loop.getUpperBound()),
                 mapped(loop.getStep()),
                 [&](OpBuilder &pb, Location, ValueRange ivs) {
+                  // A named copy: the range-for would keep no temporary
+                  // alive for the ArrayRef inside zip.
+                  SmallVector<Value> inner(loop.getInductionVars());
                   for (auto [from, to] :
-                       llvm::zip(ArrayRef<Value>(loop.getInductionVars())
-                                     .drop_front(),
-                                 ivs))
+                       llvm::zip(ArrayRef<Value>(inner).drop_front(), ivs))
                     map.map(from, to);
                   cloneBody(pb);
                 });
