@@ -1,4 +1,5 @@
-//===- HandC.cpp - the hand-written C that tcc-bench-parallel compares with ===//
+//===- HandC.cpp - the hand-written C that tcc-bench-parallel compares with
+//===//
 //
 // Compiled with -O3 -ffast-math for this CPU (bench/CMakeLists.txt), so that
 // expf vectorizes through glibc's libmvec: what a careful C programmer gets.

@@ -7,9 +7,9 @@
 
 #include "compiler/frontend/ConvBuiltins.h"
 #include "compiler/frontend/Expr.h"
+#include "compiler/frontend/RandomBuiltins.h"
 #include "compiler/frontend/Slicing.h"
 #include "compiler/frontend/Suggest.h"
-#include "compiler/frontend/RandomBuiltins.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

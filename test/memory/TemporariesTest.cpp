@@ -4,8 +4,9 @@
 // 256 B temporaries in the compiled code (the second product and its
 // transpose; `tcc explain` lists them; the first product is computed in the
 // output, and the sum runs over it in place). `inplace` computes its output
-// in the borrowed a, which the products read: both are temporaries. The counters count them as managed allocations live for the call,
-// and each call's footprint as run and without in-place computation.
+// in the borrowed a, which the products read: both are temporaries. The
+// counters count them as managed allocations live for the call, and each call's
+// footprint as run and without in-place computation.
 //
 //===----------------------------------------------------------------------===//
 

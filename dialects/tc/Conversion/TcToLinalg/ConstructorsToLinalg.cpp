@@ -147,9 +147,9 @@ struct ScanLowering : OpConversionPattern<OpTy> {
                        : elementType;
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, input);
-    Value init =
-        createFilled(rewriter, loc, sizes,
-                     createScalar(rewriter, loc, accType, product ? 1.0 : -0.0));
+    Value init = createFilled(
+        rewriter, loc, sizes,
+        createScalar(rewriter, loc, accType, product ? 1.0 : -0.0));
     // Loops: the result's dimensions, then j (the reduction over the axis).
     MLIRContext *ctx = rewriter.getContext();
     SmallVector<AffineExpr> inputExprs;
