@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/frontend/CallArgs.h"
 #include "compiler/frontend/ConvBuiltins.h"
 #include "compiler/frontend/Expr.h"
 #include "compiler/frontend/RandomBuiltins.h"
@@ -25,164 +26,13 @@ using tc::Shape;
 
 namespace {
 
-/// Typed access to a call's keyword arguments; each getter reports a value
-/// of the wrong kind at the value's location.
-class Kwargs {
-public:
-  explicit Kwargs(const CallSite &call) : call(call) {}
-
-  const AttrValue *find(StringRef key) const {
-    for (const auto &[name, value] : call.kwargs)
-      if (name == key)
-        return &value;
-    return nullptr;
-  }
-
-  FailureOr<int64_t> integer(StringRef key, std::optional<int64_t> dflt) const {
-    const AttrValue *v = find(key);
-    if (!v) {
-      if (dflt)
-        return *dflt;
-      return missing(key);
-    }
-    if (v->kind != AttrValue::Kind::Integer)
-      return wrongKind(*v, key, "an integer");
-    return v->integer;
-  }
-
-  FailureOr<bool> boolean(StringRef key, bool dflt) const {
-    const AttrValue *v = find(key);
-    if (!v)
-      return dflt;
-    if (v->kind != AttrValue::Kind::Bool)
-      return wrongKind(*v, key, "true or false");
-    return v->boolean;
-  }
-
-  /// An integer or a list of integers (`axis=1` or `axis=[0, 1]`).
-  FailureOr<SmallVector<int64_t>> integers(StringRef key) const {
-    const AttrValue *v = find(key);
-    SmallVector<int64_t> result;
-    if (!v)
-      return result;
-    if (v->kind == AttrValue::Kind::Integer) {
-      result.push_back(v->integer);
-      return result;
-    }
-    if (v->kind != AttrValue::Kind::List)
-      return wrongKind(*v, key, "an integer or a list of integers");
-    for (const AttrValue &e : v->list) {
-      if (e.kind != AttrValue::Kind::Integer)
-        return wrongKind(e, key, "a list of integers");
-      result.push_back(e.integer);
-    }
-    return result;
-  }
-
-  /// A shape such as `[N, 28, -1]`: integers and dimension symbols.
-  FailureOr<Shape> shape(StringRef key) const {
-    const AttrValue *v = find(key);
-    if (!v)
-      return missing(key);
-    if (v->kind != AttrValue::Kind::List)
-      return wrongKind(*v, key, "a list of sizes");
-    Shape result;
-    for (const AttrValue &e : v->list) {
-      if (e.kind == AttrValue::Kind::Integer) {
-        result.push_back(Dim::fixed(e.integer));
-        continue;
-      }
-      // A name or a product of names and sizes (`B*T`, `2*N`).
-      ArrayRef<AttrValue> factors = e;
-      if (e.kind == AttrValue::Kind::Product)
-        factors = e.list;
-      tc::DimProduct product;
-      for (const AttrValue &f : factors) {
-        if (f.kind == AttrValue::Kind::Integer && f.integer >= 0 &&
-            e.kind == AttrValue::Kind::Product) {
-          if (llvm::MulOverflow(product.coef, f.integer, product.coef))
-            return emitError(f.loc) << "dimension is too large";
-        } else if (f.kind == AttrValue::Kind::Name && call.bindings &&
-                   call.bindings->count(f.text)) {
-          // Inside a called function: the caller's size for the name.
-          std::optional<tc::DimProduct> bound =
-              tc::productOf(call.bindings->lookup(f.text));
-          std::optional<tc::DimProduct> m =
-              bound ? tc::multiply(product, *bound) : std::nullopt;
-          if (!m)
-            return emitError(f.loc)
-                   << "the size " << f.text
-                   << " is not known before the call: it is bound to a size "
-                      "computed in the caller";
-          product = *m;
-        } else if (f.kind == AttrValue::Kind::Name &&
-                   (!call.symbols || call.symbols->contains(f.text))) {
-          product.factors.push_back(f.text);
-        } else if (f.kind == AttrValue::Kind::Name) {
-          return emitError(f.loc) << "unknown dimension '" << f.text
-                                  << "': name it in an input's type first";
-        } else {
-          return wrongKind(f, key, "a list of sizes");
-        }
-      }
-      result.push_back(tc::productDim(product));
-    }
-    return result;
-  }
-
-  FailureOr<Type> dtype(StringRef key) const {
-    const AttrValue *v = find(key);
-    if (!v)
-      return missing(key);
-    Type t = v->kind == AttrValue::Kind::Name
-                 ? parseElementType(call.loc.getContext(), v->text)
-                 : Type();
-    if (!t)
-      return wrongKind(*v, key,
-                       "a dtype (f16, bf16, f32, f64, i32, i64, bool)");
-    return t;
-  }
-
-  /// Reports keyword arguments that `allowed` does not list.
-  LogicalResult checkKnown(ArrayRef<StringRef> allowed) const {
-    for (const auto &[name, value] : call.kwargs) {
-      if (llvm::is_contained(allowed, StringRef(name)))
-        continue;
-      auto diag = emitError(value.loc)
-                  << "'" << call.name << "' has no keyword argument '" << name
-                  << "'";
-      if (allowed.empty())
-        diag << " (it takes none)";
-      else
-        diag << " (it takes: " << llvm::join(allowed, ", ") << ")"
-             << didYouMean(name, allowed);
-      return failure();
-    }
-    return success();
-  }
-
-private:
-  InFlightDiagnostic missing(StringRef key) const {
-    return emitError(call.loc)
-           << "'" << call.name << "' needs the keyword argument '" << key
-           << "'";
-  }
-  InFlightDiagnostic wrongKind(const AttrValue &v, StringRef key,
-                               StringRef expected) const {
-    return emitError(v.loc)
-           << "'" << key << "' of '" << call.name << "' must be " << expected;
-  }
-
-  const CallSite &call;
-};
-
 /// A built-in: its positional arity, its keywords, and how to emit it from
 /// materialized tensor arguments. `variadic` takes `arity` or more.
 struct Builtin {
   unsigned arity;
   bool variadic;
   SmallVector<StringRef> keywords;
-  std::function<TensorRef(GraphBuilder &, const CallSite &, const Kwargs &,
+  std::function<TensorRef(GraphBuilder &, const CallSite &, const CallArgs &,
                           ArrayRef<TensorRef>)>
       emit;
 };
@@ -191,7 +41,7 @@ Builtin unary(UnaryKind kind) {
   return {1,
           false,
           {},
-          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &,
+          [kind](GraphBuilder &b, const CallSite &c, const CallArgs &,
                  ArrayRef<TensorRef> t) { return b.unary(c.loc, kind, t[0]); }};
 }
 
@@ -199,7 +49,7 @@ Builtin binary(BinaryKind kind) {
   return {2,
           false,
           {},
-          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &,
+          [kind](GraphBuilder &b, const CallSite &c, const CallArgs &,
                  ArrayRef<TensorRef> t) {
             return b.binary(c.loc, kind, t[0], t[1]);
           }};
@@ -215,7 +65,7 @@ Builtin logical(LogicalKind kind) {
   return {2,
           false,
           {},
-          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &,
+          [kind](GraphBuilder &b, const CallSite &c, const CallArgs &,
                  ArrayRef<TensorRef> t) {
             return b.logical(c.loc, kind, t[0], t[1], names[(int)kind],
                              kLogicalHint);
@@ -226,7 +76,7 @@ Builtin reduction(ReduceKind kind) {
   return {1,
           false,
           {"axis", "keepdims"},
-          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+          [kind](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                  ArrayRef<TensorRef> t) -> TensorRef {
             FailureOr<SmallVector<int64_t>> axes = kw.integers("axis");
             FailureOr<bool> keep = kw.boolean("keepdims", false);
@@ -241,7 +91,7 @@ Builtin moment(ReduceKind kind) {
   return {1,
           false,
           {"axis", "keepdims", "ddof"},
-          [kind](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+          [kind](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                  ArrayRef<TensorRef> t) -> TensorRef {
             FailureOr<SmallVector<int64_t>> axes = kw.integers("axis");
             FailureOr<bool> keep = kw.boolean("keepdims", false);
@@ -256,7 +106,7 @@ Builtin normalization(bool log) {
   return {1,
           false,
           {"axis"},
-          [log](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+          [log](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                 ArrayRef<TensorRef> t) -> TensorRef {
             FailureOr<int64_t> axis = kw.integer("axis", -1);
             if (failed(axis))
@@ -293,7 +143,7 @@ const llvm::StringMap<Builtin> &builtins() {
     m["logical_not"] = {1,
                         false,
                         {},
-                        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                        [](GraphBuilder &b, const CallSite &c, const CallArgs &,
                            ArrayRef<TensorRef> t) {
                           return b.logicalNot(c.loc, t[0], "logical_not",
                                               kLogicalHint);
@@ -302,7 +152,7 @@ const llvm::StringMap<Builtin> &builtins() {
         3,
         false,
         {},
-        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+        [](GraphBuilder &b, const CallSite &c, const CallArgs &,
            ArrayRef<TensorRef> t) { return b.clip(c.loc, t[0], t[1], t[2]); }};
     m["add"] = binary(BinaryKind::Add);
     m["sub"] = binary(BinaryKind::Sub);
@@ -325,12 +175,12 @@ const llvm::StringMap<Builtin> &builtins() {
         2,
         false,
         {},
-        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+        [](GraphBuilder &b, const CallSite &c, const CallArgs &,
            ArrayRef<TensorRef> t) { return b.matmul(c.loc, t[0], t[1]); }};
     Builtin select = {3,
                       false,
                       {},
-                      [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                      [](GraphBuilder &b, const CallSite &c, const CallArgs &,
                          ArrayRef<TensorRef> t) {
                         return b.select(c.loc, t[0], t[1], t[2]);
                       }};
@@ -339,7 +189,7 @@ const llvm::StringMap<Builtin> &builtins() {
     m["cast"] = {1,
                  false,
                  {"dtype"},
-                 [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                 [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                     ArrayRef<TensorRef> t) -> TensorRef {
                    FailureOr<Type> dtype = kw.dtype("dtype");
                    if (failed(dtype))
@@ -349,7 +199,7 @@ const llvm::StringMap<Builtin> &builtins() {
     m["argmax"] = {1,
                    false,
                    {"axis", "keepdims"},
-                   [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                   [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                       ArrayRef<TensorRef> t) -> TensorRef {
                      FailureOr<int64_t> axis = kw.integer("axis", -1);
                      FailureOr<bool> keep = kw.boolean("keepdims", false);
@@ -360,7 +210,7 @@ const llvm::StringMap<Builtin> &builtins() {
     m["size"] = {1,
                  false,
                  {"axis"},
-                 [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                 [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                     ArrayRef<TensorRef> t) -> TensorRef {
                    // size(x, 0) or size(x, axis=0).
                    FailureOr<int64_t> axis = kw.integer("axis", std::nullopt);
@@ -371,7 +221,7 @@ const llvm::StringMap<Builtin> &builtins() {
     m["transpose"] = {1,
                       false,
                       {"perm"},
-                      [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                      [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                          ArrayRef<TensorRef> t) -> TensorRef {
                         FailureOr<SmallVector<int64_t>> perm =
                             kw.integers("perm");
@@ -382,9 +232,10 @@ const llvm::StringMap<Builtin> &builtins() {
     m["reshape"] = {1,
                     false,
                     {"shape"},
-                    [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                    [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                        ArrayRef<TensorRef> t) -> TensorRef {
-                      FailureOr<Shape> shape = kw.shape("shape");
+                      FailureOr<Shape> shape =
+                          kw.shape("shape", CallArgs::Sizes::AnyInteger);
                       if (failed(shape))
                         return {};
                       return b.reshape(c.loc, t[0], *shape);
@@ -393,9 +244,10 @@ const llvm::StringMap<Builtin> &builtins() {
                          false,
                          {"shape"},
                          [](GraphBuilder &b, const CallSite &c,
-                            const Kwargs &kw,
+                            const CallArgs &kw,
                             ArrayRef<TensorRef> t) -> TensorRef {
-                           FailureOr<Shape> shape = kw.shape("shape");
+                           FailureOr<Shape> shape =
+                               kw.shape("shape", CallArgs::Sizes::AnyInteger);
                            if (failed(shape))
                              return {};
                            return b.broadcastTo(c.loc, t[0], *shape);
@@ -403,14 +255,14 @@ const llvm::StringMap<Builtin> &builtins() {
     m["slice"] = {1,
                   false,
                   {"begin", "end", "step"},
-                  [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+                  [](GraphBuilder &b, const CallSite &c, const CallArgs &,
                      ArrayRef<TensorRef> t) -> TensorRef {
                     return emitSliceCall(b, c, t[0]);
                   }};
     Builtin concat = {1,
                       true,
                       {"axis"},
-                      [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                      [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                          ArrayRef<TensorRef> t) -> TensorRef {
                         FailureOr<int64_t> axis = kw.integer("axis", 0);
                         if (failed(axis))
@@ -422,7 +274,7 @@ const llvm::StringMap<Builtin> &builtins() {
     Builtin take = {2,
                     false,
                     {"axis"},
-                    [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                    [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                        ArrayRef<TensorRef> t) -> TensorRef {
                       FailureOr<int64_t> axis = kw.integer("axis", 0);
                       if (failed(axis))
@@ -438,7 +290,7 @@ const llvm::StringMap<Builtin> &builtins() {
         2,
         false,
         {"axis"},
-        [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+        [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
            ArrayRef<TensorRef> t) -> TensorRef {
           FailureOr<int64_t> axis = kw.integer("axis", std::nullopt);
           if (failed(axis))
@@ -448,7 +300,8 @@ const llvm::StringMap<Builtin> &builtins() {
     m["scatter_add"] = {3,
                         false,
                         {"axis"},
-                        [](GraphBuilder &b, const CallSite &c, const Kwargs &kw,
+                        [](GraphBuilder &b, const CallSite &c,
+                           const CallArgs &kw,
                            ArrayRef<TensorRef> t) -> TensorRef {
                           FailureOr<int64_t> axis = kw.integer("axis", 0);
                           if (failed(axis))
@@ -459,7 +312,7 @@ const llvm::StringMap<Builtin> &builtins() {
     auto window = [](unsigned arity, SmallVector<StringRef> keywords) {
       return Builtin{
           arity, false, keywords,
-          [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+          [](GraphBuilder &b, const CallSite &c, const CallArgs &,
              ArrayRef<TensorRef> t) { return emitWindowCall(b, c, t); }};
     };
     m["conv1d"] = m["conv2d"] =
@@ -471,7 +324,7 @@ const llvm::StringMap<Builtin> &builtins() {
     auto random = [](SmallVector<StringRef> keywords) {
       return Builtin{
           1, true, keywords,
-          [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+          [](GraphBuilder &b, const CallSite &c, const CallArgs &,
              ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
     };
     m["random_uniform"] = m["random_normal"] = random({"shape", "dtype"});
@@ -480,7 +333,7 @@ const llvm::StringMap<Builtin> &builtins() {
         1,
         false,
         {},
-        [](GraphBuilder &b, const CallSite &c, const Kwargs &,
+        [](GraphBuilder &b, const CallSite &c, const CallArgs &,
            ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
     return m;
   }();
@@ -503,7 +356,7 @@ Type defaultLiteralType(MLIRContext *context, ArrayRef<Operand> literals) {
 /// one_hot and dynamic_slice, whose positional arguments are not all
 /// tensors of one dtype (see emitCall).
 TensorRef emitIndexingCall(GraphBuilder &builder, const CallSite &call,
-                           const Kwargs &kw) {
+                           const CallArgs &kw) {
   ArrayRef<Operand> args(call.args);
   if (args.empty() || args[0].isLiteral()) {
     emitError(call.loc) << "'" << call.name << "' needs a tensor first";
@@ -594,7 +447,7 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
       emitError(axis.loc) << "the axis of 'size' must be an integer";
       return {};
     }
-    if (Kwargs(call).find("axis")) {
+    if (CallArgs(call).find("axis")) {
       emitError(axis.loc) << "'size' takes its axis once";
       return {};
     }
@@ -611,7 +464,7 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
   // dynamic_slice(x, i * bs, 0, size=[bs, D]): the starts are i64 scalars,
   // literals included.
   if (call.name == "one_hot" || call.name == "dynamic_slice")
-    return emitIndexingCall(builder, call, Kwargs(call));
+    return emitIndexingCall(builder, call, CallArgs(call));
   if (n < fn.arity || (!fn.variadic && n != fn.arity)) {
     emitError(call.loc) << "'" << call.name << "' takes "
                         << (fn.variadic ? "at least " : "") << fn.arity
@@ -619,7 +472,7 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
                         << ", got " << n;
     return {};
   }
-  Kwargs kwargs(call);
+  CallArgs kwargs(call);
   if (failed(kwargs.checkKnown(fn.keywords)))
     return {};
   // Literal arguments take the dtype of the first tensor argument; select's

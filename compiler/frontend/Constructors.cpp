@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/frontend/CallArgs.h"
 #include "compiler/frontend/Expr.h"
 #include "compiler/frontend/Suggest.h"
 
@@ -24,154 +25,10 @@ using tc::Shape;
 
 namespace {
 
-/// Reads a constructor call's keyword values (positional ones included,
-/// stored under their names); each getter reports a value of the wrong kind
-/// at its location.
-class Args {
-public:
-  explicit Args(const CallSite &call) : call(call) {}
-
-  const AttrValue *find(StringRef key) const {
-    for (const auto &[name, value] : call.kwargs)
-      if (name == key)
-        return &value;
-    return nullptr;
-  }
-
-  LogicalResult checkKnown(ArrayRef<StringRef> allowed) const {
-    for (const auto &[name, value] : call.kwargs)
-      if (!llvm::is_contained(allowed, StringRef(name)))
-        return emitError(value.loc)
-               << "'" << call.name << "' has no keyword argument '" << name
-               << "' (it takes: " << llvm::join(allowed, ", ") << ")"
-               << didYouMean(name, allowed);
-    return success();
-  }
-
-  FailureOr<int64_t> integer(StringRef key, int64_t dflt) const {
-    const AttrValue *v = find(key);
-    if (!v)
-      return dflt;
-    if (v->kind != AttrValue::Kind::Integer)
-      return wrong(*v, key, "an integer");
-    return v->integer;
-  }
-
-  /// A dtype; `dflt` when absent.
-  FailureOr<Type> dtype(Type dflt) const {
-    const AttrValue *v = find("dtype");
-    if (!v)
-      return dflt;
-    Type t = v->kind == AttrValue::Kind::Name
-                 ? parseElementType(call.loc.getContext(), v->text)
-                 : Type();
-    if (!t)
-      return wrong(*v, "dtype",
-                   "a dtype (f16, bf16, f32, f64, i32, i64, bool)");
-    return t;
-  }
-
-  /// One size: an integer that is not negative, a dimension name of the
-  /// function, or a product of them (`B*T`).
-  FailureOr<Dim> dim(const AttrValue &v, StringRef key) const {
-    if (v.kind == AttrValue::Kind::Integer) {
-      if (v.integer < 0)
-        return wrong(v, key, "a list of sizes");
-      return Dim::fixed(v.integer);
-    }
-    ArrayRef<AttrValue> factors = v;
-    if (v.kind == AttrValue::Kind::Product)
-      factors = v.list;
-    tc::DimProduct product;
-    for (const AttrValue &f : factors) {
-      if (f.kind == AttrValue::Kind::Integer && f.integer >= 0 &&
-          v.kind == AttrValue::Kind::Product) {
-        if (llvm::MulOverflow(product.coef, f.integer, product.coef))
-          return emitError(f.loc) << "dimension is too large";
-        continue;
-      }
-      if (f.kind != AttrValue::Kind::Name)
-        return wrong(f, key, "a list of sizes");
-      if (call.symbols && !call.symbols->contains(f.text))
-        return emitError(f.loc) << "unknown dimension '" << f.text
-                                << "': name it in an input's type first";
-      // Inside a called function its dimension names stand for the
-      // caller's sizes.
-      const tc::Dim *bound = nullptr;
-      if (call.bindings) {
-        auto it = call.bindings->find(f.text);
-        if (it != call.bindings->end())
-          bound = &it->second;
-      }
-      std::optional<tc::DimProduct> p =
-          bound ? tc::productOf(*bound) : std::nullopt;
-      if (bound && !p)
-        return emitError(f.loc) << "the size " << f.text
-                                << " is not known before the call: it is "
-                                   "bound to a size computed in the caller";
-      if (!bound) {
-        product.factors.push_back(f.text);
-        continue;
-      }
-      std::optional<tc::DimProduct> m = tc::multiply(product, *p);
-      if (!m)
-        return emitError(f.loc) << "dimension is too large";
-      product = *m;
-    }
-    return tc::productDim(product);
-  }
-
-  /// A shape: a list of sizes, or one size.
-  FailureOr<Shape> shape(StringRef key) const {
-    const AttrValue *v = find(key);
-    if (!v)
-      return missing(key);
-    Shape result;
-    if (v->kind != AttrValue::Kind::List) {
-      FailureOr<Dim> d = dim(*v, key);
-      if (failed(d))
-        return failure();
-      result.push_back(*d);
-      return result;
-    }
-    for (const AttrValue &e : v->list) {
-      FailureOr<Dim> d = dim(e, key);
-      if (failed(d))
-        return failure();
-      result.push_back(*d);
-    }
-    return result;
-  }
-
-  /// A number (an integer or a float); `isInteger` says which it was.
-  FailureOr<double> number(const AttrValue &v, StringRef key,
-                           bool &isInteger) const {
-    isInteger = v.kind == AttrValue::Kind::Integer;
-    if (isInteger)
-      return double(v.integer);
-    if (v.kind == AttrValue::Kind::Float)
-      return v.number;
-    return wrong(v, key, "a number");
-  }
-
-  InFlightDiagnostic missing(StringRef key) const {
-    return emitError(call.loc)
-           << "'" << call.name << "' needs the keyword argument '" << key
-           << "'";
-  }
-  InFlightDiagnostic wrong(const AttrValue &v, StringRef key,
-                           StringRef expected) const {
-    return emitError(v.loc)
-           << "'" << key << "' of '" << call.name << "' must be " << expected;
-  }
-
-private:
-  const CallSite &call;
-};
-
 /// `arange([start,] stop[, step], dtype=...)`: numpy's sizes and values.
 /// A dimension name is a stop that counts from 0 by 1.
-TensorRef emitArange(GraphBuilder &b, const CallSite &call, const Args &args) {
+TensorRef emitArange(GraphBuilder &b, const CallSite &call,
+                     const CallArgs &args) {
   const AttrValue *stop = args.find("stop");
   if (!stop) {
     args.missing("stop");
@@ -196,8 +53,9 @@ TensorRef emitArange(GraphBuilder &b, const CallSite &call, const Args &args) {
     values[i] = *v;
   }
   Builder builder(b.getContext());
-  FailureOr<Type> dtype = args.dtype(allInteger ? Type(builder.getI64Type())
-                                                : Type(builder.getF32Type()));
+  FailureOr<Type> dtype =
+      args.dtype("dtype", allInteger ? Type(builder.getI64Type())
+                                     : Type(builder.getF32Type()));
   if (failed(dtype))
     return {};
   if (dtype->isInteger(1)) {
@@ -245,7 +103,7 @@ TensorRef emitArange(GraphBuilder &b, const CallSite &call, const Args &args) {
 
 /// The value of `full`: the positional operand or `value=`, in the dtype
 /// asked for (a literal's own kind otherwise: f32, i64 or bool).
-TensorRef fillValue(GraphBuilder &b, const CallSite &call, const Args &args,
+TensorRef fillValue(GraphBuilder &b, const CallSite &call, const CallArgs &args,
                     std::optional<double> fixed) {
   Builder builder(b.getContext());
   std::optional<Operand> value;
@@ -280,7 +138,7 @@ TensorRef fillValue(GraphBuilder &b, const CallSite &call, const Args &args,
     natural = builder.getI64Type();
   else
     natural = builder.getI1Type();
-  FailureOr<Type> dtype = args.dtype(natural);
+  FailureOr<Type> dtype = args.dtype("dtype", natural);
   if (failed(dtype))
     return {};
   if (fixed && dtype->isInteger(1))
@@ -345,7 +203,7 @@ std::optional<TensorRef> frontend::emitConstructorCall(GraphBuilder &b,
   StringRef name = call.name;
   if (!llvm::is_contained(constructorNames(), name))
     return std::nullopt;
-  Args args(call);
+  CallArgs args(call);
   Builder builder(b.getContext());
   Type f32 = builder.getF32Type();
   if (name == "arange") {
@@ -358,7 +216,7 @@ std::optional<TensorRef> frontend::emitConstructorCall(GraphBuilder &b,
       return TensorRef();
     FailureOr<Shape> shape = args.shape("shape");
     FailureOr<int64_t> axis = args.integer("axis", 0);
-    FailureOr<Type> dtype = args.dtype(builder.getI64Type());
+    FailureOr<Type> dtype = args.dtype("dtype", builder.getI64Type());
     if (failed(shape) || failed(axis) || failed(dtype))
       return TensorRef();
     return b.iota(call.loc, *shape, *axis, *dtype);
@@ -369,7 +227,7 @@ std::optional<TensorRef> frontend::emitConstructorCall(GraphBuilder &b,
     FailureOr<Shape> n = args.shape("N");
     FailureOr<Shape> m = args.find("M") ? args.shape("M") : n;
     FailureOr<int64_t> k = args.integer("k", 0);
-    FailureOr<Type> dtype = args.dtype(f32);
+    FailureOr<Type> dtype = args.dtype("dtype", f32);
     if (failed(n) || failed(m) || failed(k) || failed(dtype))
       return TensorRef();
     if (n->size() != 1 || m->size() != 1) {
@@ -420,7 +278,7 @@ std::optional<TensorRef> frontend::emitConstructorCall(GraphBuilder &b,
       dt.text = elementTypeName(like.elementType());
       valueCall.kwargs.emplace_back("dtype", dt);
     }
-    TensorRef value = fillValue(b, valueCall, Args(valueCall), fixed);
+    TensorRef value = fillValue(b, valueCall, CallArgs(valueCall), fixed);
     if (!value)
       return TensorRef();
     return b.full(call.loc, like.shape, value, &like);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/ConvBuiltins.h"
+#include "compiler/frontend/CallArgs.h"
 #include "dialects/tc/IR/ConvShapes.h"
 
 using namespace mlir;
@@ -18,19 +19,12 @@ using tc::Dim;
 
 namespace {
 
-const AttrValue *findKwarg(const CallSite &call, StringRef key) {
-  for (const auto &[name, value] : call.kwargs)
-    if (name == key)
-      return &value;
-  return nullptr;
-}
-
 /// An integer for every spatial dimension, or `count` integers
 /// (`stride=2` or `stride=[2, 1]`); `dflt` when absent.
 FailureOr<SmallVector<int64_t>> perDimension(const CallSite &call,
                                              StringRef key, int64_t count,
                                              std::optional<int64_t> dflt) {
-  const AttrValue *v = findKwarg(call, key);
+  const AttrValue *v = CallArgs(call).find(key);
   if (!v) {
     if (dflt)
       return SmallVector<int64_t>(count, *dflt);
@@ -54,7 +48,7 @@ FailureOr<SmallVector<int64_t>> perDimension(const CallSite &call,
 
 /// The layout keyword: a string, `dflt` when absent.
 FailureOr<std::string> layoutOf(const CallSite &call, StringRef dflt) {
-  const AttrValue *v = findKwarg(call, "layout");
+  const AttrValue *v = CallArgs(call).find("layout");
   if (!v)
     return dflt.str();
   if (v->kind != AttrValue::Kind::String)
@@ -69,7 +63,7 @@ FailureOr<std::string> layoutOf(const CallSite &call, StringRef dflt) {
 FailureOr<SmallVector<int64_t>>
 paddingOf(const CallSite &call, int64_t spatialRank, bool allowSame,
           llvm::function_ref<FailureOr<int64_t>(int64_t)> same) {
-  const AttrValue *v = findKwarg(call, "padding");
+  const AttrValue *v = CallArgs(call).find("padding");
   SmallVector<int64_t> pairs;
   if (!v)
     return SmallVector<int64_t>(2 * spatialRank, 0);
@@ -133,7 +127,7 @@ TensorRef emitConv(GraphBuilder &b, const CallSite &call, TensorRef input,
       perDimension(call, "stride", spatialRank, 1);
   FailureOr<SmallVector<int64_t>> dilations =
       perDimension(call, "dilation", spatialRank, 1);
-  const AttrValue *groupsValue = findKwarg(call, "groups");
+  const AttrValue *groupsValue = CallArgs(call).find("groups");
   if (groupsValue && groupsValue->kind != AttrValue::Kind::Integer) {
     emitError(groupsValue->loc)
         << "'groups' of '" << call.name << "' must be an integer";
@@ -182,7 +176,7 @@ TensorRef emitPool(GraphBuilder &b, const CallSite &call, TensorRef input,
   if (failed(kernel))
     return {};
   // The stride defaults to the window: windows side by side, as PyTorch.
-  const AttrValue *strideValue = findKwarg(call, "stride");
+  const AttrValue *strideValue = CallArgs(call).find("stride");
   FailureOr<SmallVector<int64_t>> strides =
       strideValue ? perDimension(call, "stride", 2, std::nullopt)
                   : FailureOr<SmallVector<int64_t>>(*kernel);

@@ -8,21 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/RandomBuiltins.h"
+#include "compiler/frontend/CallArgs.h"
 
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::frontend;
-
-namespace {
-
-const AttrValue *findKwarg(const CallSite &call, StringRef key) {
-  for (const auto &[name, value] : call.kwargs)
-    if (name == key)
-      return &value;
-  return nullptr;
-}
-
-} // namespace
 
 TensorRef frontend::emitRandomCall(GraphBuilder &builder, const CallSite &call,
                                    ArrayRef<TensorRef> tensors) {
@@ -38,7 +28,7 @@ TensorRef frontend::emitRandomCall(GraphBuilder &builder, const CallSite &call,
                            : call.name == "random_normal" ? "normal"
                                                           : "uniform";
   double p = 0.5;
-  if (const AttrValue *v = findKwarg(call, "p")) {
+  if (const AttrValue *v = CallArgs(call).find("p")) {
     if (v->kind == AttrValue::Kind::Integer)
       p = double(v->integer);
     else if (v->kind == AttrValue::Kind::Float)
@@ -57,7 +47,7 @@ TensorRef frontend::emitRandomCall(GraphBuilder &builder, const CallSite &call,
   SmallVector<int64_t> shape;
   Type dtype = like ? like.elementType() : Type();
   if (!like) {
-    const AttrValue *s = findKwarg(call, "shape");
+    const AttrValue *s = CallArgs(call).find("shape");
     if (!s) {
       emitError(call.loc) << "'" << call.name
                           << "' needs the keyword argument 'shape'";
@@ -75,7 +65,7 @@ TensorRef frontend::emitRandomCall(GraphBuilder &builder, const CallSite &call,
       return {};
     }
     dtype = FloatType::getF32(builder.getContext());
-    if (const AttrValue *d = findKwarg(call, "dtype")) {
+    if (const AttrValue *d = CallArgs(call).find("dtype")) {
       dtype = d->kind == AttrValue::Kind::Name
                   ? parseElementType(call.loc.getContext(), d->text)
                   : Type();
@@ -86,7 +76,7 @@ TensorRef frontend::emitRandomCall(GraphBuilder &builder, const CallSite &call,
         return {};
       }
     }
-  } else if (findKwarg(call, "shape") || findKwarg(call, "dtype")) {
+  } else if (CallArgs(call).find("shape") || CallArgs(call).find("dtype")) {
     emitError(call.loc) << "'" << call.name
                         << "' needs either a tensor to take the shape and "
                            "dtype of or 'shape' and 'dtype', got both";
