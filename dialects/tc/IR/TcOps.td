@@ -432,14 +432,23 @@ def Tc_BroadcastToOp : Tc_Op<"broadcast_to", [Pure]> {
 }
 
 def Tc_SliceOp : Tc_Op<"slice", [Pure]> {
-  let summary = "strided slice with static bounds";
+  let summary = "numpy slicing with constant bounds";
   let description = [{
-    Takes `input[begin[i]:end[i]:step[i]]` in every dimension, with
-    `0 <= begin <= end <= size` and `step >= 1`.
+    Takes `input[begin[i]:end[i]:step[i]]` in every dimension as numpy
+    reads it: negative bounds count from the end, bounds clamp to the
+    dimension, and the step is nonzero and may be negative. An open bound
+    (`x[:3]`, `x[::-1]`) is 2^63 - 1, or -2^53 as the `end` of a negative
+    step. The bounds are attributes, but the dimensions may be dynamic: on
+    a dynamic dimension, bounds on one side (both from the start or both
+    from the end, positive step) give a static length that tc-shape-checks
+    checks fits before each call; other slices have numpy's clamped length,
+    computed from the run-time size (`SliceRules.h`).
 
     ```mlir
     %r = tc.slice %x begin = [0, 1] end = [4, 3] step = [2, 1]
         : tensor<4x3xf32> -> tensor<2x2xf32>
+    %t = tc.slice %y begin = [-3] end = [9223372036854775807] step = [1]
+        : tensor<?xf32> -> tensor<3xf32>
     ```
   }];
   let arguments = (ins Tc_Tensor:$input, DenseI64ArrayAttr:$begin,
