@@ -17,6 +17,7 @@
 #include "runtime/core/SharedVariable.h"
 #include "runtime/exec/CallPlan.h"
 #include "runtime/exec/Function.h"
+#include "runtime/exec/IndexChecks.h"
 #include "runtime/exec/Runtime.h"
 
 #include <algorithm>
@@ -115,8 +116,7 @@ Function::reusableBorrowedOutput(size_t o, size_t bytes,
 bool Function::fastCall(const std::vector<Array> &inputs,
                         std::vector<Array> &outputs, Status &status) {
   size_t count = inputs.size();
-  // Functions that check ids pass a record argument: the general path.
-  if (count != numInputs_ || !spec_.indexChecks.empty())
+  if (count != numInputs_)
     return false;
   const CallPlan *plan = findPlan(inputs.data(), count);
   if (!plan)
@@ -208,10 +208,18 @@ bool Function::fastCall(const std::vector<Array> &inputs,
     heapWords.resize(wordCount);
     words = heapWords.data();
   }
-  if (numArgs > kStackArgs) {
-    heapPointers.resize(numArgs);
+  // Functions that check ids take one more argument: the record they
+  // leave (IndexChecks.h), a memref<4xi64> descriptor.
+  bool checksIds = !spec_.indexChecks.empty();
+  if (numArgs + 1 > kStackArgs) {
+    heapPointers.resize(numArgs + 1);
     pointers = heapPointers.data();
   }
+  CheckRecord record{};
+  auto recordAddress = reinterpret_cast<int64_t>(record.data());
+  int64_t recordWords[5] = {recordAddress, recordAddress, 0, 4, 1};
+  if (checksIds)
+    pointers[numArgs] = recordWords;
   std::memcpy(words, plan->descriptorWords.data(), wordCount * sizeof(int64_t));
   auto bind = [&](size_t arg, void *data) {
     int64_t *w = words + plan->descriptorStarts[arg];
@@ -286,6 +294,16 @@ bool Function::fastCall(const std::vector<Array> &inputs,
   if (plan->temporaries)
     counters->recordTemporariesFreed(plan->temporaryBytes);
   footprint.allocated += plan->temporaryBytes;
+  if (checksIds) {
+    // A bad id: the code wrote nothing; the outputs handed out are dropped
+    // so that no caller reads what was never computed.
+    if (Status bad = checkRecordStatus(spec_, record); !bad.ok()) {
+      for (size_t o = 0; o < numOutputs; ++o)
+        outputs[o] = Array();
+      status = bad;
+      return true;
+    }
+  }
 
   // Outputs computed in a borrowed input are that input.
   for (size_t o = 0; o < numOutputs; ++o) {

@@ -126,6 +126,49 @@ func step(ids : i32[N], g : f32[N, 3]) -> (y : f32[N, 3]) {
   CHECK(g.sharedValues().at("steps").data[0] == 1);
 }
 
+TEST_CASE("take: a bad id on a repeat call (the fast path) changes nothing",
+          "[indexing][shared]") {
+  Random rng(1305);
+  Graph g(R"(tg 1
+shared E : f32[6, 3] = uniform(low=-1, high=1, seed=4)
+func step(ids : i64[N]) -> (y : f32[N, 3]) {
+  y = take(E, ids)
+  updates { E = E * 2 }
+}
+)",
+          "fast.tg");
+  tcc::Function &f = g.function("step");
+  std::vector<Array> good = {toArray(ids(rng, I64, {4}, 6))};
+  // Two good calls of one signature: the second takes the planned path.
+  for (int k = 0; k < 2; ++k)
+    REQUIRE(f.call(good).ok());
+  std::map<std::string, RefTensor> before = g.sharedValues();
+  RefTensor bad = ids(rng, I64, {4}, 6);
+  bad.data[3] = 6;
+  std::vector<Array> outputs;
+  tcc::Status viaCall = f.call({toArray(bad)}).status();
+  tcc::Status viaInto = f.callInto({toArray(bad)}, outputs);
+  for (const tcc::Status &s : {viaCall, viaInto}) {
+    CHECK(s.code() == tcc::ErrorCode::InvalidArgument);
+    CHECK_THAT(s.message(), Catch::Contains("'step' at fast.tg:4:7") &&
+                                Catch::Contains("id 6 (element 3"));
+  }
+  std::map<std::string, RefTensor> after = g.sharedValues();
+  CHECK(checkClose(before.at("E"), after.at("E"), "E", {0, 0}));
+  // And a good repeat call after the refusals gathers from the kept table.
+  REQUIRE(f.callInto(good, outputs).ok());
+  REQUIRE(outputs.size() == 1);
+  RefTensor y = toRef(outputs[0]);
+  const RefTensor &e = before.at("E");
+  RefTensor i = toRef(good[0]);
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 3; ++c) {
+      int64_t row = int64_t(i.data[r]);
+      row += row < 0 ? 6 : 0;
+      CHECK(y.data[r * 3 + c] == e.data[row * 3 + c]);
+    }
+}
+
 TEST_CASE("take: ids checked for every op, in program order", "[indexing]") {
   Random rng(1304);
   Graph g(R"(tg 1
