@@ -235,23 +235,24 @@ const llvm::StringMap<Builtin> &builtins() {
                     [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
                        ArrayRef<TensorRef> t) -> TensorRef {
                       FailureOr<Shape> shape =
-                          kw.shape("shape", CallArgs::Sizes::AnyInteger);
+                          kw.shape("shape", CallArgs::Sizes::AnyInteger,
+                                   CallArgs::OneSize::IsError);
                       if (failed(shape))
                         return {};
                       return b.reshape(c.loc, t[0], *shape);
                     }};
-    m["broadcast_to"] = {1,
-                         false,
-                         {"shape"},
-                         [](GraphBuilder &b, const CallSite &c,
-                            const CallArgs &kw,
-                            ArrayRef<TensorRef> t) -> TensorRef {
-                           FailureOr<Shape> shape =
-                               kw.shape("shape", CallArgs::Sizes::AnyInteger);
-                           if (failed(shape))
-                             return {};
-                           return b.broadcastTo(c.loc, t[0], *shape);
-                         }};
+    m["broadcast_to"] = {
+        1,
+        false,
+        {"shape"},
+        [](GraphBuilder &b, const CallSite &c, const CallArgs &kw,
+           ArrayRef<TensorRef> t) -> TensorRef {
+          FailureOr<Shape> shape = kw.shape(
+              "shape", CallArgs::Sizes::AnyInteger, CallArgs::OneSize::IsError);
+          if (failed(shape))
+            return {};
+          return b.broadcastTo(c.loc, t[0], *shape);
+        }};
     m["slice"] = {1,
                   false,
                   {"begin", "end", "step"},

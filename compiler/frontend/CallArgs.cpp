@@ -134,10 +134,13 @@ FailureOr<Dim> CallArgs::dim(const AttrValue &v, StringRef key,
   return tc::productDim(product);
 }
 
-FailureOr<Shape> CallArgs::shape(StringRef key, Sizes sizes) const {
+FailureOr<Shape> CallArgs::shape(StringRef key, Sizes sizes,
+                                 OneSize one) const {
   const AttrValue *v = find(key);
   if (!v)
     return missing(key);
+  if (v->kind != AttrValue::Kind::List && one == OneSize::IsError)
+    return wrong(*v, key, "a list of sizes");
   Shape result;
   ArrayRef<AttrValue> elements = *v;
   if (v->kind == AttrValue::Kind::List)

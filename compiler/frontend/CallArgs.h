@@ -48,9 +48,13 @@ public:
   /// called function, the caller's size for it), or a product of them.
   mlir::FailureOr<tc::Dim> dim(const AttrValue &v, llvm::StringRef key,
                                Sizes sizes = Sizes::NonNegative) const;
-  /// A shape: a list of sizes, or one size.
+  /// Whether one size stands for a shape of rank 1 (`zeros(N)`), or a
+  /// shape must be a list (`reshape(x, shape=[6])`).
+  enum class OneSize { IsShape, IsError };
+  /// A shape: a list of sizes, or (OneSize::IsShape) one size.
   mlir::FailureOr<tc::Shape> shape(llvm::StringRef key,
-                                   Sizes sizes = Sizes::NonNegative) const;
+                                   Sizes sizes = Sizes::NonNegative,
+                                   OneSize one = OneSize::IsShape) const;
 
   /// Reports the first keyword that `allowed` does not list.
   mlir::LogicalResult checkKnown(llvm::ArrayRef<llvm::StringRef> allowed) const;
