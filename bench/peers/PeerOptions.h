@@ -11,6 +11,8 @@
 #ifndef TCC_BENCH_PEERS_PEEROPTIONS_H
 #define TCC_BENCH_PEERS_PEEROPTIONS_H
 
+#include "PeerTiming.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +63,7 @@ inline PeerOptions parsePeerOptions(int argc, char **argv, const char *tool) {
     std::fprintf(stderr, "usage: %s --threads=T [--reps=11] [--quick]\n", tool);
     std::exit(2);
   }
+  cpuClock = o.threads == 1;
   return o;
 }
 

@@ -4,9 +4,10 @@
 // tab-separated lines that bench/peers/table.py gathers into one table:
 //   RESULT <workload> <peer> <threads> <seconds>
 //   NOTE <text>
-// Times are wall-clock (std::chrono::steady_clock): a call that runs on two
-// threads takes the elapsed time, not the CPU time of the caller.
-//
+// At 1 thread the times are the process's CPU time, user and system, every
+// thread's (CLOCK_PROCESS_CPUTIME_ID): on a shared machine, time spent
+// waiting for a CPU is not the workload's. At more threads they are
+// wall-clock (steady_clock): what matters there is the elapsed time.
 //===----------------------------------------------------------------------===//
 
 #ifndef TCC_BENCH_PEERS_PEERTIMING_H
@@ -17,11 +18,21 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <time.h>
 #include <vector>
 
 namespace bench {
 
+/// Whether seconds() reads the process's CPU time (1 thread) rather than
+/// the wall clock; main() sets it from --threads.
+inline bool cpuClock = false;
+
 inline double seconds() {
+  if (cpuClock) {
+    timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+  }
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();

@@ -97,6 +97,9 @@ def main():
         print(text)
     if "--quick" in sys.argv[2:]:
         print("--quick: every workload shrunk; the labels give the full sizes")
+    print("times: medians; at 1 thread the process's CPU time (on a shared "
+          "machine,\ntime spent waiting for a CPU is not the workload's), at 2 "
+          "the wall clock")
     print()
     table = rows(times, missing)
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
