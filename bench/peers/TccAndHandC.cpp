@@ -151,9 +151,8 @@ int main(int argc, char **argv) {
     std::vector<Array> s = timeTcc("sum_squares", fn("sum_squares"), {x}, o);
     float hand = 0;
     timeHand("sum_squares", o, [&] { hand = bench::sumSquares(in(x), n, T); });
-    float rel = float(n) * 1e-5f; // float sums of 16M terms round apart
-    bench::checkSame(kTool, "sum_squares", in(s[0]), &hand, 1,
-                     rel / std::max(1.0f, std::abs(hand)) + 1e-4);
+    // Float sums of 16M terms in another order differ by about 1e-4.
+    bench::checkSame(kTool, "sum_squares", in(s[0]), &hand, 1, 1e-3);
   }
   { // row softmax
     int64_t n = o.softmax;

@@ -36,6 +36,26 @@ def note(text):
 clock = time.perf_counter
 
 
+def numpy_blas(np):
+    """The OpenBLAS kernel numpy's wheel runs (it bundles its own OpenBLAS,
+    scipy-openblas, with prefixed symbols), or what numpy says it links."""
+    import ctypes
+    import glob
+    import os
+    folder = os.path.join(os.path.dirname(np.__file__), os.pardir,
+                          "numpy.libs")
+    for path in glob.glob(os.path.join(folder, "libscipy_openblas*.so")):
+        lib = ctypes.CDLL(path)
+        for suffix in ("64_", ""):
+            name = getattr(lib, "scipy_openblas_get_corename" + suffix, None)
+            config = getattr(lib, "scipy_openblas_get_config" + suffix, None)
+            if name and config:
+                name.restype = config.restype = ctypes.c_char_p
+                return "OpenBLAS %s (%s)" % (name().decode(),
+                                             config().decode())
+    return "BLAS not identified"
+
+
 def median_seconds(reps, body):
     """The median of `reps` timed runs after one untimed run."""
     body()
@@ -258,7 +278,8 @@ def main():
         for peer in ("numpy", "JAX", "PyTensor"):
             print("MISSING\t%s\t%s" % (peer, e), flush=True)
         return
-    note("numpy %s (%s)" % (np.__version__, sys.executable))
+    note("numpy %s (%s): %s" % (np.__version__, sys.executable,
+                                numpy_blas(np)))
     data = Inputs(np, sizes)
     reference = numpy_workloads(np, data)
     run("numpy", reference, None, {}, args, sizes, np)
