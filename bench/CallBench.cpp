@@ -19,15 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
+#include "BenchGraph.h"
 #include "runtime/tcc_runtime.h"
-
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -77,25 +70,6 @@ std::string graph() {
   return text;
 }
 
-std::shared_ptr<const Program> compile(const std::string &source) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "bench.tg"), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModule(sourceMgr, &context, InputKind::GraphFile);
-  if (!module)
-    die("the benchmark graph does not parse");
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
-  if (mlir::failed(program))
-    die("the benchmark graph does not compile");
-  return *program;
-}
-
 /// This thread's CPU time (user and system, page faults included), in
 /// seconds: on a shared machine, time spent descheduled is not the call's.
 double now() {
@@ -143,7 +117,8 @@ int main(int argc, char **argv) {
   if (calls <= 0 || mib <= 0 || reps <= 0)
     die("--calls, --mib and --reps must be positive");
 
-  std::shared_ptr<const Program> program = compile(graph());
+  std::shared_ptr<const Program> program =
+      bench::compileGraph(graph(), "tcc-bench-call");
   Runtime runtime;
   check(runtime.load(program), "load");
 

@@ -11,15 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
+#include "BenchGraph.h"
 #include "runtime/tcc_runtime.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -74,25 +68,6 @@ template <class T> T check(Result<T> r, const char *what) {
 void check(const Status &s, const char *what) {
   if (!s.ok())
     die(std::string(what) + ": " + s.toString());
-}
-
-std::shared_ptr<const Program> compile(const std::string &source) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "bench.tg"), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModule(sourceMgr, &context, InputKind::GraphFile);
-  if (!module)
-    die("the benchmark graph does not parse");
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
-  if (mlir::failed(program))
-    die("the benchmark graph does not compile");
-  return *program;
 }
 
 double now() {
@@ -244,7 +219,8 @@ int main(int argc, char **argv) {
               "median times\n",
               (long long)n, (long long)mib, reps);
 
-  std::shared_ptr<const Program> program = compile(kGraph);
+  std::shared_ptr<const Program> program =
+      bench::compileGraph(kGraph, "tcc-bench-memory");
   Bench bench(reps);
   Runtime runtime;
   check(runtime.load(program), "load");

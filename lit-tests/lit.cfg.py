@@ -15,7 +15,9 @@ config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "exa
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tc-opt", "tcc"], [config.tcc_tools_dir])
+# tcc-bench-peers: the benchmark of bench/peers, run shrunk (bench/peers).
+llvm_config.add_tool_substitutions(["tc-opt", "tcc", "tcc-bench-peers"],
+                                   [config.tcc_tools_dir])
 
 # %numpy-python runs a Python with numpy, for tests that check .npy files; they
 # say `REQUIRES: numpy` and are reported unsupported where it is missing.
