@@ -26,7 +26,15 @@ using DgemmFn = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, blasint,
 struct BlasLibrary {
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
+  /// OpenBLAS's name for the kernels it chose ("SkylakeX", "Haswell"); null
+  /// for another BLAS.
+  const char *(*corename)() = nullptr;
 };
+
+/// The OpenBLAS kernels this CPU should run, as an OPENBLAS_CORETYPE value:
+/// "SkylakeX" with AVX-512 (F, BW, DQ, VL), "Haswell" with AVX2 and FMA,
+/// null otherwise (OpenBLAS's own choice stands).
+const char *openBlasCoreTypeForThisCpu();
 
 /// Loads the library on the first call (thread-safe) and returns it.
 const BlasLibrary &blasLibrary();
