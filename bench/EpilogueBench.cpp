@@ -7,7 +7,9 @@
 // OpenBLAS plus a hand-fused epilogue (HandGemm.cpp) in the same run, with
 // borrowed outputs so that no call allocates. tcc and hand C alternate
 // within each repetition, so that both see the same machine; the medians
-// and tcc / hand C are printed. OpenBLAS gets the pool's thread count
+// and tcc / hand C are printed, in wall time and in the CPU time of the
+// whole process (all threads), which a machine shared with other work
+// distorts less. OpenBLAS gets the pool's thread count
 // (openblas_set_num_threads), and the hand epilogue as many threads. Run
 // it once per thread count.
 //
@@ -30,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <random>
 #include <string>
@@ -88,26 +91,42 @@ double now() {
       .count();
 }
 
+/// CPU seconds of every thread of this process (OpenBLAS's and the pool's
+/// included): what a call costs on a machine that others share.
+double cpuNow() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
 double median(std::vector<double> times) {
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
 }
 
-/// Medians of `reps` runs of `a` and `b`, alternating, after one of each.
-std::pair<double, double> interleaved(int reps, const std::function<void()> &a,
-                                      const std::function<void()> &b) {
+/// Median wall and CPU seconds of one call of a and of b.
+struct Timing {
+  double wallA, wallB, cpuA, cpuB;
+};
+
+/// `reps` runs of `a` and `b`, alternating, after one of each.
+Timing interleaved(int reps, const std::function<void()> &a,
+                   const std::function<void()> &b) {
   a();
   b();
-  std::vector<double> ta, tb;
+  std::vector<double> wa, wb, ca, cb;
+  auto time = [](const std::function<void()> &f, std::vector<double> &wall,
+                 std::vector<double> &cpu) {
+    double w = now(), c = cpuNow();
+    f();
+    cpu.push_back(cpuNow() - c);
+    wall.push_back(now() - w);
+  };
   for (int r = 0; r < reps; ++r) {
-    double start = now();
-    a();
-    ta.push_back(now() - start);
-    start = now();
-    b();
-    tb.push_back(now() - start);
+    time(a, wa, ca);
+    time(b, wb, cb);
   }
-  return {median(ta), median(tb)};
+  return {median(wa), median(wb), median(ca), median(cb)};
 }
 
 Array randomArray(std::vector<int64_t> shape, uint64_t seed, float scale) {
@@ -120,7 +139,9 @@ Array randomArray(std::vector<int64_t> shape, uint64_t seed, float scale) {
   return a;
 }
 
-const float *f32(const Array &a) { return static_cast<const float *>(a.data()); }
+const float *f32(const Array &a) {
+  return static_cast<const float *>(a.data());
+}
 
 /// The largest |a - b| relative to the largest |b|, over n floats.
 double relativeDifference(const float *a, const float *b, int64_t n) {
@@ -132,9 +153,11 @@ double relativeDifference(const float *a, const float *b, int64_t n) {
   return worst / scale;
 }
 
-void row(const char *name, std::pair<double, double> t, double difference) {
-  std::printf("%-26s %10.3f ms %10.3f ms %8.3fx   (max rel diff %.1e)\n", name,
-              t.first * 1e3, t.second * 1e3, t.first / t.second, difference);
+void row(const char *name, const Timing &t, double difference) {
+  std::printf("%-22s %9.3f ms %9.3f ms %7.3fx %9.3f ms %9.3f ms %7.3fx   "
+              "(max rel diff %.1e)\n",
+              name, t.wallA * 1e3, t.wallB * 1e3, t.wallA / t.wallB,
+              t.cpuA * 1e3, t.cpuB * 1e3, t.cpuA / t.cpuB, difference);
 }
 
 } // namespace
@@ -162,7 +185,8 @@ int main(int argc, char **argv) {
               "OpenBLAS core: %s, median of %d calls, interleaved, borrowed "
               "outputs\n",
               threads, bench::blasCore(), reps);
-  std::printf("%-26s %13s %13s %9s\n", "case", "tcc", "hand C", "tcc/hand");
+  std::printf("%-22s %12s %12s %8s %12s %12s %8s\n", "case", "tcc wall",
+              "hand wall", "ratio", "tcc CPU", "hand CPU", "ratio");
 
   {
     const int64_t n = 512;
@@ -171,13 +195,15 @@ int main(int argc, char **argv) {
     std::vector<float> hand(n * n);
     Array y;
     auto t = interleaved(
-        reps, [&] { y = check(dense->call({x, w, b}), "call")[0]; },
+        reps,
+        [&] {
+          y = check(dense->call({x, w, b}), "call")[0];
+        },
         [&] {
           bench::denseRelu(f32(x), f32(w), f32(b), hand.data(), n, n, n,
                            threads);
         });
-    row("relu(x@w+b) 512^3", t,
-        relativeDifference(f32(y), hand.data(), n * n));
+    row("relu(x@w+b) 512^3", t, relativeDifference(f32(y), hand.data(), n * n));
   }
   {
     const int64_t n = 1024;
@@ -187,7 +213,10 @@ int main(int argc, char **argv) {
     std::vector<float> hidden(n * n), hand(n * n);
     Array y;
     auto t = interleaved(
-        reps, [&] { y = check(mlp->call({x, w1, b1, w2, b2}), "call")[0]; },
+        reps,
+        [&] {
+          y = check(mlp->call({x, w1, b1, w2, b2}), "call")[0];
+        },
         [&] {
           bench::mlp(f32(x), f32(w1), f32(b1), f32(w2), f32(b2), hidden.data(),
                      hand.data(), n, n, n, n, threads);

@@ -41,8 +41,8 @@ template <class Body> void split(int64_t n, int threads, Body body) {
 template <bool Relu>
 void dense(const float *x, const float *w, const float *b, float *y, int64_t m,
            int64_t n, int64_t k, int threads) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, x, k,
-              w, n, 0.0f, y, n);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, x, k, w,
+              n, 0.0f, y, n);
   split(m, threads, [=](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
       float *row = y + i * n;

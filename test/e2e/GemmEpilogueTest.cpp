@@ -27,8 +27,8 @@ func dense_borrow(x : f32[N, 64], w : f32[64, 1024], b : f32[1024]) -> (y : f32[
   y = relu(matmul(x, w) + b)
 }
 )");
-  for (int64_t rows : {int64_t(600), int64_t(256), int64_t(257), int64_t(1),
-                       int64_t(0)}) {
+  for (int64_t rows :
+       {int64_t(600), int64_t(256), int64_t(257), int64_t(1), int64_t(0)}) {
     INFO("rows " << rows);
     for (const char *f : {"dense", "dense_borrow"})
       g.call(f,
