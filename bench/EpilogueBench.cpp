@@ -39,6 +39,7 @@
 #include <vector>
 
 extern "C" int tcc_parallel_threads();
+extern "C" const char *tcc_blas_core_name();
 
 using namespace tcc;
 
@@ -180,6 +181,9 @@ int main(int argc, char **argv) {
   Function *dense = check(runtime.function("dense"), "function");
   Function *mlp = check(runtime.function("mlp"), "function");
   int threads = tcc_parallel_threads();
+  // OpenBLAS loads as tcc loads it (its kernels chosen as in
+  // kernels/BlasLibrary.cpp); the hand C then opens the same instance.
+  tcc_blas_core_name();
   bench::setBlasThreads(threads);
   std::printf("threads: %d (tcc's pool, OpenBLAS and the hand epilogue), "
               "OpenBLAS core: %s, median of %d calls, interleaved, borrowed "

@@ -8,17 +8,47 @@
 #include "HandGemm.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
-extern "C" {
-char *openblas_get_corename(void);
-void openblas_set_num_threads(int);
-}
-
 namespace {
+
+/// OpenBLAS as the kernels library loaded it (same instance, same kernels):
+/// opened on first use, after tcc's first product.
+struct OpenBlas {
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  void (*setThreads)(int) = nullptr;
+  char *(*coreName)() = nullptr;
+};
+
+const OpenBlas &openBlas() {
+  static OpenBlas lib = [] {
+    OpenBlas l;
+    void *handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      std::fprintf(stderr, "tcc-bench-epilogue: no libopenblas.so.0\n");
+      std::exit(1);
+    }
+    l.sgemm =
+        reinterpret_cast<decltype(&cblas_sgemm)>(dlsym(handle, "cblas_sgemm"));
+    l.setThreads = reinterpret_cast<void (*)(int)>(
+        dlsym(handle, "openblas_set_num_threads"));
+    l.coreName =
+        reinterpret_cast<char *(*)()>(dlsym(handle, "openblas_get_corename"));
+    if (!l.sgemm || !l.setThreads || !l.coreName) {
+      std::fprintf(stderr, "tcc-bench-epilogue: libopenblas.so.0 lacks "
+                           "cblas_sgemm or its thread calls\n");
+      std::exit(1);
+    }
+    return l;
+  }();
+  return lib;
+}
 
 /// Runs body(lo, hi) over rows [0, n) split into `threads` parts.
 template <class Body> void split(int64_t n, int threads, Body body) {
@@ -41,8 +71,8 @@ template <class Body> void split(int64_t n, int threads, Body body) {
 template <bool Relu>
 void dense(const float *x, const float *w, const float *b, float *y, int64_t m,
            int64_t n, int64_t k, int threads) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, x, k, w,
-              n, 0.0f, y, n);
+  openBlas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, x,
+                   k, w, n, 0.0f, y, n);
   split(m, threads, [=](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
       float *row = y + i * n;
@@ -69,8 +99,8 @@ void bench::mlp(const float *x, const float *w1, const float *b1,
 }
 
 const char *bench::blasCore() {
-  const char *core = openblas_get_corename();
+  const char *core = openBlas().coreName();
   return core ? core : "unknown";
 }
 
-void bench::setBlasThreads(int threads) { openblas_set_num_threads(threads); }
+void bench::setBlasThreads(int threads) { openBlas().setThreads(threads); }

@@ -3,7 +3,8 @@
 // What tcc-bench-epilogue compares with: what a careful C programmer writes
 // for a dense layer. One cblas_sgemm (beta = 0, so no zero fill) with
 // OpenBLAS's threads, then the whole epilogue in one pass, split over the
-// same number of threads.
+// same number of threads. OpenBLAS is the instance that tcc's kernels
+// loaded (dlopen, after tcc's first product), so both use the same kernels.
 //
 //===----------------------------------------------------------------------===//
 

@@ -241,8 +241,19 @@ struct GemmEpiloguePass
       staticRows = rowsFor(std::max<int64_t>(shape[1], 1) * elementBytes);
     if (!ShapedType::isDynamic(shape[0]))
       staticM = shape[0];
-    if (staticRows && staticM && *staticM <= *staticRows)
-      return; // one panel: the loop would change nothing
+    if (staticRows && staticM && *staticM <= *staticRows) {
+      // One panel: no loop, but the product can still accumulate in the
+      // epilogue's output, which the epilogue then updates in place.
+      if (c.redirect) {
+        Value d = epi.getDpsInits()[0];
+        c.fill->moveBefore(epi);
+        c.product->moveBefore(epi);
+        Operation *temporary = out.getDefiningOp();
+        out.replaceAllUsesWith(d);
+        temporary->erase();
+      }
+      return;
+    }
 
     SmallVector<OpFoldResult> bounds;
     for (Range r :

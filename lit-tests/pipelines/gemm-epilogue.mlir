@@ -1,13 +1,16 @@
 // tcc-gemm-epilogue: a product, its zero fill and the elementwise epilogue
 // that reads it run per row panel, so the epilogue finds its panel in cache.
-// RUN: tc-opt %s -tcc-gemm-epilogue --split-input-file | FileCheck %s
+// RUN: tc-opt %s -tcc-gemm-epilogue=panel-bytes=1048576 --split-input-file | FileCheck %s
 // RUN: tc-opt %s -tcc-gemm-epilogue=panel-bytes=262144 --split-input-file | FileCheck %s --check-prefix=SMALL
+// The default panel is 8 MiB (2048 rows of 1024 f32): see GemmEpilogue.h.
+// RUN: tc-opt %s -tcc-gemm-epilogue --split-input-file | FileCheck %s --check-prefix=DEFAULT
 
 #bias = affine_map<(d0, d1) -> (d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // In place (the epilogue writes over the product, as tcc-epilogue-in-place
-// arranges for an output): 1 MiB panels of 1024 f32 are 256 rows.
+// arranges for an output): 1 MiB panels of 1024 f32 are 256 rows. With the
+// default panel the product is one panel: nothing changes.
 // CHECK-LABEL: func.func @in_place
 // CHECK-SAME: (%[[X:.*]]: memref<1024x512xf32>, %[[W:.*]]: memref<512x1024xf32>, %[[B:.*]]: memref<1024xf32>, %[[Y:.*]]: memref<1024x1024xf32>)
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
@@ -26,6 +29,9 @@
 // CHECK: }
 // CHECK-NEXT: }
 // CHECK-NEXT: return
+// DEFAULT-LABEL: func.func @in_place
+// DEFAULT-NOT: scf.for
+// DEFAULT: linalg.matmul ins(%arg0, %arg1 : memref<1024x512xf32>, memref<512x1024xf32>) outs(%arg3 : memref<1024x1024xf32>)
 // SMALL-LABEL: func.func @in_place
 // SMALL: %[[C64:.*]] = arith.constant 64 : index
 // SMALL: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C64]]
@@ -89,6 +95,42 @@ func.func @temporary(%x: memref<?x1024xf32>, %w: memref<1024x1024xf32>,
     linalg.yield %r : f32
   }
   return %h : memref<?x1024xf32>
+}
+
+// -----
+
+#bias = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// One panel (by default): no loop, but the product still accumulates in the
+// epilogue's output, which the epilogue updates in place; the temporary goes.
+// DEFAULT-LABEL: func.func @one_panel_temporary
+// DEFAULT-NOT: scf.for
+// DEFAULT: %[[H:.*]] = memref.alloc() : memref<1024x1024xf32>
+// DEFAULT-NOT: memref.alloc
+// DEFAULT: linalg.fill ins(%{{.*}} : f32) outs(%[[H]] : memref<1024x1024xf32>)
+// DEFAULT: linalg.matmul ins(%arg0, %arg1 : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%[[H]] : memref<1024x1024xf32>)
+// DEFAULT: linalg.generic
+// DEFAULT-SAME: ins(%[[H]], %arg2 : memref<1024x1024xf32>, memref<1024xf32>) outs(%[[H]] : memref<1024x1024xf32>)
+// DEFAULT: return %[[H]]
+func.func @one_panel_temporary(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf32>,
+                               %b: memref<1024xf32>) -> memref<1024x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<1024x1024xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<1024x1024xf32>)
+  linalg.matmul ins(%x, %w : memref<1024x1024xf32>, memref<1024x1024xf32>)
+                outs(%t : memref<1024x1024xf32>)
+  %h = memref.alloc() : memref<1024x1024xf32>
+  linalg.generic {indexing_maps = [#id, #bias, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t, %b : memref<1024x1024xf32>, memref<1024xf32>)
+      outs(%h : memref<1024x1024xf32>) {
+  ^bb0(%p: f32, %bias: f32, %out: f32):
+    %s = arith.addf %p, %bias : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return %h : memref<1024x1024xf32>
 }
 
 // -----

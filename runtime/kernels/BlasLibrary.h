@@ -21,11 +21,15 @@ using DgemmFn = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, blasint,
                          blasint, blasint, double, const double *, blasint,
                          const double *, blasint, double, double *, blasint);
 
+using CoreNameFn = char *(*)();
+
 /// The CBLAS entry points, or null members when no BLAS library could be
 /// loaded (callers then use plain loops; a warning is printed once).
+/// `coreName` is OpenBLAS's openblas_get_corename, null for other BLAS.
 struct BlasLibrary {
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
+  CoreNameFn coreName = nullptr;
 };
 
 /// Loads the library on the first call (thread-safe) and returns it.
