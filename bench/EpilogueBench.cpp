@@ -1,6 +1,7 @@
 //===- EpilogueBench.cpp - GEMM epilogues against OpenBLAS + hand C ------===//
 //
 // TCC_NUM_THREADS=T OPENBLAS_NUM_THREADS=T tcc-bench-epilogue [--reps=15]
+//                                                            [--panels]
 //
 // Times relu(x @ w + b) at 512^3 and a 2-layer MLP forward at 1024
 // (relu(x @ w1 + b1) @ w2 + b2, all 1024 x 1024) compiled by tcc against
@@ -11,7 +12,9 @@
 // whole process (all threads), which a machine shared with other work
 // distorts less. OpenBLAS gets the pool's thread count
 // (openblas_set_num_threads), and the hand epilogue as many threads. Run
-// it once per thread count.
+// it once per thread count. --panels adds hand C that runs one sgemm per
+// row panel against one for all rows, for several panel heights: what
+// chose tcc-gemm-epilogue's panel size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,12 +168,15 @@ void row(const char *name, const Timing &t, double difference) {
 
 int main(int argc, char **argv) {
   int reps = 15;
+  bool panels = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--reps=", 0) == 0)
       reps = std::atoi(a.c_str() + 7);
+    else if (a == "--panels")
+      panels = true;
     else
-      die("usage: tcc-bench-epilogue [--reps=15]");
+      die("usage: tcc-bench-epilogue [--reps=15] [--panels]");
   }
   if (reps <= 0)
     die("--reps must be positive");
@@ -227,6 +233,37 @@ int main(int argc, char **argv) {
         });
     row("MLP 1024 (2 layers)", t,
         relativeDifference(f32(y), hand.data(), n * n));
+  }
+  if (panels) {
+    // Row panels in hand C against one product and one epilogue pass: the
+    // evidence for tcc-gemm-epilogue's panel size (GemmEpilogue.h).
+    std::printf("\nrelu(x@w+b), hand C: one sgemm per row panel / one sgemm "
+                "for all rows\n");
+    for (int64_t m : {int64_t(1024), int64_t(4096)}) {
+      const int64_t n = 1024;
+      Array x = randomArray({m, n}, 9, 1.0f),
+            w = randomArray({n, n}, 10, 0.03f), b = randomArray({n}, 11, 1.0f);
+      std::vector<float> whole(m * n), parts(m * n);
+      for (int64_t rows :
+           {int64_t(256), int64_t(512), int64_t(1024), int64_t(2048)}) {
+        if (rows >= m)
+          continue;
+        Timing t = interleaved(
+            reps,
+            [&] {
+              bench::denseReluPanels(f32(x), f32(w), f32(b), parts.data(), m, n,
+                                     n, rows);
+            },
+            [&] {
+              bench::denseRelu(f32(x), f32(w), f32(b), whole.data(), m, n, n,
+                               1);
+            });
+        std::string name =
+            std::to_string(m) + "x1024^2, " + std::to_string(rows) + " rows";
+        row(name.c_str(), t,
+            relativeDifference(parts.data(), whole.data(), m * n));
+      }
+    }
   }
   return 0;
 }

@@ -91,6 +91,13 @@ void bench::denseRelu(const float *x, const float *w, const float *b, float *y,
   dense<true>(x, w, b, y, m, n, k, threads);
 }
 
+void bench::denseReluPanels(const float *x, const float *w, const float *b,
+                            float *y, int64_t m, int64_t n, int64_t k,
+                            int64_t rows) {
+  for (int64_t i = 0; i < m; i += rows)
+    dense<true>(x + i * k, w, b, y + i * n, std::min(rows, m - i), n, k, 1);
+}
+
 void bench::mlp(const float *x, const float *w1, const float *b1,
                 const float *w2, const float *b2, float *hidden, float *y,
                 int64_t m, int64_t in, int64_t h, int64_t out, int threads) {

@@ -19,6 +19,12 @@ namespace bench {
 void denseRelu(const float *x, const float *w, const float *b, float *y,
                int64_t m, int64_t n, int64_t k, int threads);
 
+/// denseRelu one panel of `rows` rows at a time (one cblas_sgemm per panel,
+/// then its epilogue while it is in cache): what tcc-gemm-epilogue emits,
+/// for choosing its panel size. One thread runs the epilogues.
+void denseReluPanels(const float *x, const float *w, const float *b, float *y,
+                     int64_t m, int64_t n, int64_t k, int64_t rows);
+
 /// y = relu(x @ w1 + b1) @ w2 + b2 with a [m, h] scratch buffer `hidden`.
 void mlp(const float *x, const float *w1, const float *b1, const float *w2,
          const float *b2, float *hidden, float *y, int64_t m, int64_t in,
