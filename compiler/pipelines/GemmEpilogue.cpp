@@ -60,6 +60,10 @@ bool distinctRoots(Value a, Value b) {
     Operation *def = v.getDefiningOp();
     return isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp>(def);
   };
+  auto ga = a.getDefiningOp<memref::GetGlobalOp>();
+  auto gb = b.getDefiningOp<memref::GetGlobalOp>();
+  if (ga && gb && ga.getName() == gb.getName())
+    return false; // one global, read twice
   return known(a) && known(b);
 }
 
@@ -191,10 +195,14 @@ struct GemmEpiloguePass
         fill && fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == c)
       found.fill = fill;
     // A temporary that only the three read: the epilogue's output can hold
-    // the product (the same type) and the temporary goes.
+    // the product (the same type) and the temporary goes; unless the
+    // epilogue reads its output's old value (a gradient that accumulates),
+    // which the product would overwrite.
     auto dType = cast<MemRefType>(d.getType());
+    BlockArgument oldOutput =
+        epi.getMatchingBlockArgument(epi.getDpsInitOperand(0));
     found.redirect = d != c && c.getDefiningOp<memref::AllocOp>() &&
-                     found.fill && dType == cType &&
+                     found.fill && dType == cType && oldOutput.use_empty() &&
                      llvm::all_of(c.getUsers(), [&](Operation *user) {
                        return user == found.fill || user == op || user == epi;
                      });

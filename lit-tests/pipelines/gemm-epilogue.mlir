@@ -137,6 +137,35 @@ func.func @one_panel_temporary(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
+// An epilogue that adds to its output's old value (a gradient that
+// accumulates) keeps the product's temporary: the product would overwrite
+// the value that the epilogue reads.
+// DEFAULT-LABEL: func.func @accumulates
+// DEFAULT: %[[T:.*]] = memref.alloc() : memref<64x64xf32>
+// DEFAULT: linalg.matmul ins(%arg0, %arg1 : memref<64x64xf32>, memref<64x64xf32>) outs(%[[T]] : memref<64x64xf32>)
+// DEFAULT: linalg.generic
+// DEFAULT-SAME: ins(%[[T]] : memref<64x64xf32>) outs(%arg2 : memref<64x64xf32>)
+func.func @accumulates(%x: memref<64x64xf32>, %w: memref<64x64xf32>,
+                       %g: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<64x64xf32>)
+  linalg.matmul ins(%x, %w : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%t : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x64xf32>) outs(%g : memref<64x64xf32>) {
+  ^bb0(%p: f32, %old: f32):
+    %s = arith.addf %old, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
 // f64 rows are twice as wide: 128 rows per panel. A transposed right-hand
 // side is tiled along the product's rows like any other; a residual that
 // the epilogue reads (r) is tiled with it. The product is also read later,
