@@ -31,11 +31,20 @@ std::string tcc::kernelsArchivePath() {
 
 namespace {
 
-/// A buffer the kernel can take: f32/f64, identity (row-major) layout.
+/// A buffer the kernel can take: f32/f64, rows of unit stride (row-major,
+/// or a block of rows or columns of a row-major matrix: the row panels of
+/// tcc-gemm-epilogue).
 bool isBlasOperand(Value v, Type element) {
   auto type = dyn_cast<MemRefType>(v.getType());
-  return type && type.getElementType() == element &&
-         type.getLayout().isIdentity() && type.getMemorySpace() == nullptr;
+  if (!type || type.getElementType() != element ||
+      type.getMemorySpace() != nullptr)
+    return false;
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(getStridesAndOffset(type, strides, offset)) &&
+         !strides.empty() && strides.back() == 1;
 }
 
 struct MatmulToBlasPass
@@ -102,9 +111,13 @@ struct MatmulToBlasPass
     if (!outType || outType.getRank() < 3)
       return false;
     Type element = outType.getElementType();
+    // Identity layouts: the leading dimensions collapse into one.
+    auto identity = [](Value v) {
+      return cast<MemRefType>(v.getType()).getLayout().isIdentity();
+    };
     if ((!element.isF32() && !element.isF64()) ||
         !isBlasOperand(lhs, element) || !isBlasOperand(rhs, element) ||
-        !isBlasOperand(out, element) ||
+        !isBlasOperand(out, element) || !identity(lhs) || !identity(out) ||
         cast<MemRefType>(lhs.getType()).getRank() != outType.getRank() ||
         cast<MemRefType>(rhs.getType()).getRank() != 2)
       return false;

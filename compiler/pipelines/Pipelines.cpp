@@ -124,7 +124,7 @@ static std::string stagePipeline(tcc::Stage s,
            std::string(
                options.target == tcc::CompileTarget::Nvptx ? "{gpu=true}" : "");
   case tcc::Stage::Loops:
-    return "tcc-matmul-to-blas,tcc-conv-to-blas,"
+    return "tcc-gemm-epilogue,tcc-matmul-to-blas,tcc-conv-to-blas,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            // Parallel dimensions become scf.parallel, whose outermost
            // dimension tcc-parallel-loops splits across threads.

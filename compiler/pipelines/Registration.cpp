@@ -10,6 +10,7 @@
 #include "compiler/pipelines/EmitEntryPoints.h"
 #include "compiler/pipelines/EpilogueInPlace.h"
 #include "compiler/pipelines/ExpandHalfFloats.h"
+#include "compiler/pipelines/GemmEpilogue.h"
 #include "compiler/pipelines/GpuDeviceMemory.h"
 #include "compiler/pipelines/GpuMergeModules.h"
 #include "compiler/pipelines/LinalgToGpu.h"
@@ -104,6 +105,8 @@ void tcc::registerCompilerPasses() {
     registerPass([] { return tcc::createGpuMergeModulesPass(); });
     registerPass([] { return tcc::createTransposeIntoMatmulPass(); });
     registerPass([] { return tcc::createEpilogueInPlacePass(); });
+    registerPass(
+        [] { return tcc::createGemmEpiloguePass(tcc::kGemmPanelBytes); });
     registerPass(
         [] { return tcc::createParallelLoopsPass(tcc::kParallelGrain); });
     return true;

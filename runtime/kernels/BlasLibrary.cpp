@@ -85,3 +85,18 @@ const BlasLibrary &blasLibrary() {
 }
 
 } // namespace tcc::kernels
+
+extern "C" {
+
+/// The kernels OpenBLAS chose ("SkylakeX", "Haswell", "Prescott"...), or
+/// "none" without a BLAS library, "unknown" when it does not say. Loads the
+/// library. For benchmarks and tests: what ran.
+const char *tcc_blas_core_name() {
+  const tcc::kernels::BlasLibrary &lib = tcc::kernels::blasLibrary();
+  if (!lib.sgemm)
+    return "none";
+  const char *name = lib.corename ? lib.corename() : nullptr;
+  return name ? name : "unknown";
+}
+
+} // extern "C"
