@@ -48,7 +48,8 @@ struct ConvToBlasPass
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> convs;
     module.walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::Conv2DNgchwGfchwOp, linalg::Conv2DNhwcHwcfOp>(op) &&
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
+              linalg::Conv2DNhwcHwcfOp>(op) &&
           op.hasPureBufferSemantics())
         convs.push_back(op);
     });
@@ -92,6 +93,23 @@ struct ConvToBlasPass
                                            expand.getReassociationIndices());
   }
 
+  /// `v` with a unit dimension (one group) inserted at `dim`.
+  static Value withUnitGroup(OpBuilder &b, Location loc, Value v, int64_t dim) {
+    auto type = cast<MemRefType>(v.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.insert(shape.begin() + dim, 1);
+    SmallVector<ReassociationIndices> reassociation;
+    for (int64_t d = 0, e = 0; d < type.getRank(); ++d) {
+      ReassociationIndices group;
+      if (d == dim)
+        group.push_back(e++);
+      group.push_back(e++);
+      reassociation.push_back(group);
+    }
+    return b.create<memref::ExpandShapeOp>(
+        loc, MemRefType::get(shape, type.getElementType()), v, reassociation);
+  }
+
   void rewrite(ModuleOp module, linalg::LinalgOp op) {
     Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
     Value out = op.getDpsInits()[0];
@@ -101,9 +119,11 @@ struct ConvToBlasPass
     if (!isKernelOperand(input, element) || !isKernelOperand(filter, element) ||
         !isKernelOperand(out, element))
       return;
-    bool grouped = isa<linalg::Conv2DNgchwGfchwOp>(op);
-    SmallVector<int64_t> w = grouped ? window<linalg::Conv2DNgchwGfchwOp>(op)
-                                     : window<linalg::Conv2DNhwcHwcfOp>(op);
+    bool ungrouped = isa<linalg::Conv2DNchwFchwOp>(op);
+    bool grouped = ungrouped || isa<linalg::Conv2DNgchwGfchwOp>(op);
+    SmallVector<int64_t> w = ungrouped ? window<linalg::Conv2DNchwFchwOp>(op)
+                             : grouped ? window<linalg::Conv2DNgchwGfchwOp>(op)
+                                       : window<linalg::Conv2DNhwcHwcfOp>(op);
     int64_t rank = grouped ? 5 : 4;
     std::string name =
         std::string(grouped ? "tcc_conv2d_ngchw_" : "tcc_conv2d_nhwc_") +
@@ -142,6 +162,12 @@ struct ConvToBlasPass
       if (source && source != copy->source)
         source.getDefiningOp()->erase();
       w.append({0, 0});
+    }
+    if (ungrouped) {
+      // The channels-first kernel takes grouped views: one group.
+      input = withUnitGroup(b, op.getLoc(), input, 1);
+      filter = withUnitGroup(b, op.getLoc(), filter, 0);
+      out = withUnitGroup(b, op.getLoc(), out, 1);
     }
     SmallVector<Value> args;
     for (Value v : {input, filter, out})

@@ -2,7 +2,9 @@
 
 #include "BlasLibrary.h"
 
+#include <cpuid.h>
 #include <cstdio>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -14,7 +16,37 @@ namespace tcc::kernels {
 
 namespace {
 
+/// The OpenBLAS core type whose kernels this CPU runs: "SkylakeX" with
+/// AVX-512 (F, CD, BW, DQ, VL) that the OS saves, "Haswell" with AVX2 and
+/// FMA, else null (OpenBLAS's own choice).
+const char *coreTypeFromCpuid() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d))
+    return nullptr;
+  bool osxsave = c & bit_OSXSAVE, fma = c & bit_FMA;
+  if (!osxsave || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
+    return nullptr;
+  unsigned lo, hi;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  bool ymm = (lo & 0x6) == 0x6, zmm = (lo & 0xe6) == 0xe6;
+  unsigned avx512 =
+      bit_AVX512F | bit_AVX512CD | bit_AVX512BW | bit_AVX512DQ | bit_AVX512VL;
+  if (zmm && (b & avx512) == avx512)
+    return "SkylakeX";
+  if (ymm && fma && (b & bit_AVX2))
+    return "Haswell";
+  return nullptr;
+}
+
 BlasLibrary load() {
+  // OpenBLAS 0.3.21 (Debian 12) picks its kernels from the CPU's model
+  // number and falls back to "Prescott" (SSE3, a quarter of the speed) on
+  // models it does not know, such as Emerald Rapids or a hypervisor's
+  // generic Xeon. Name the core type from the CPU's features instead,
+  // unless the user did (OPENBLAS_CORETYPE is read when the library loads).
+  if (!std::getenv("OPENBLAS_CORETYPE"))
+    if (const char *core = coreTypeFromCpuid())
+      setenv("OPENBLAS_CORETYPE", core, 0);
   // The library found at configure time first, then the sonames a machine
   // without the -dev packages still has.
   const char *candidates[] = {TCC_BLAS_LIBRARY, "libopenblas.so.0",
