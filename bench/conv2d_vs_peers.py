@@ -12,11 +12,18 @@ same convolution:
     Python that imports torch (a virtualenv).
 A peer that is missing prints "not installed". `--setup` installs oneDNN
 with apt-get (this benchmark's own setup; never a dependency of tcc or its
-tests). Prints the median time per call of each and the ratio peer/tcc
-(> 1: tcc is faster). Not a test: timings depend on the machine and its load.
+tests).
+
+For each thread count of `--threads` (default 1,2), every side gets that
+many threads (TCC_NUM_THREADS for tcc, OMP_NUM_THREADS for oneDNN, torch's
+set_num_threads) and the sides take turns, batch after batch, so that the
+machine's load falls on all of them alike. Prints each side's median time
+per call over the batches, and the speed of the best tcc layout relative to
+each peer and to the best peer (peer ms / tcc ms: > 1 means tcc is faster).
+Not a test: timings depend on the machine and its load.
 
     /usr/bin/python3 bench/conv2d_vs_peers.py [--tcc build/bin/tcc]
-        [--setup] [--torch-python VENV/bin/python] [--quick]
+        [--setup] [--threads 1,2] [--torch-python VENV/bin/python] [--quick]
 """
 import argparse
 import os
@@ -41,7 +48,8 @@ func nhwc(x : f32[N, {H}, {W}, {C}], w : f32[{K}, {K}, {C}, {O}]) -> (y : f32[N,
 
 TORCH = """
 import statistics, sys, time, torch
-n, c, o, h, w, k, pad, repeat = map(int, sys.argv[1:])
+n, c, o, h, w, k, pad, repeat, threads = map(int, sys.argv[1:])
+torch.set_num_threads(threads)
 x = torch.rand(n, c, h, w); wt = torch.rand(o, c, k, k)
 with torch.no_grad():
     torch.nn.functional.conv2d(x, wt, padding=pad)
@@ -55,23 +63,23 @@ print("torch %.3f %s threads=%d" % (statistics.median(times), torch.__version__,
 """
 
 
-def time_tcc(tcc, graph, name, inputs, repeat, batches, folder):
+def time_tcc(tcc, graph, name, inputs, repeat, folder, env):
+    """The median ms per call of `repeat` calls in one process."""
     args = [tcc, "run", graph, "--function=" + name, "--repeat=%d" % repeat,
             "--output-dir=" + folder]
     for key, value in inputs.items():
         path = os.path.join(folder, "%s_%s.npy" % (name, key))
-        np.save(path, value)
+        if not os.path.exists(path):
+            np.save(path, value)
         args.append("--input=%s=%s" % (key, path))
-    per_call = []
-    for _ in range(batches):
-        out = subprocess.run(args, check=True, capture_output=True,
-                             text=True).stdout
-        per_call.append(float(re.search(r"([0-9.]+) ms per call", out).group(1)))
-    return statistics.median(per_call)
+    out = subprocess.run(args, check=True, capture_output=True, text=True,
+                         env=env).stdout
+    return {"tcc " + name.upper(): (float(re.search(
+        r"([0-9.]+) ms per call", out).group(1)), "")}
 
 
-def onednn(folder, repeat):
-    """{label: (ms, detail)}, or None when oneDNN is not installed."""
+def build_onednn(folder):
+    """The peer's executable, or None when oneDNN is not installed."""
     if not os.path.exists("/usr/include/dnnl.hpp") or not shutil.which("g++"):
         return None
     exe = os.path.join(folder, "conv2d_onednn")
@@ -79,9 +87,15 @@ def onednn(folder, repeat):
                           "conv2d_onednn.cpp")
     subprocess.run(["g++", "-O2", "-std=c++17", source, "-o", exe, "-ldnnl"],
                    check=True)
+    return exe
+
+
+def time_onednn(exe, repeat, env):
+    """{label: (ms, detail)} for both of oneDNN's setups."""
     out = subprocess.run([exe] + [str(v) for v in (N, C, O, H, W, K, PAD,
                                                   repeat)],
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True,
+                         env=env).stdout
     result = {}
     for line in out.splitlines():
         label, ms, detail = line.split(" ", 2)
@@ -89,15 +103,15 @@ def onednn(folder, repeat):
     return result
 
 
-def torch_peer(python, repeat):
-    if not python:
-        return None
-    probe = subprocess.run([python, "-c", "import torch"], capture_output=True)
-    if probe.returncode != 0:
-        return None
+def has_torch(python):
+    return bool(python) and subprocess.run(
+        [python, "-c", "import torch"], capture_output=True).returncode == 0
+
+
+def time_torch(python, repeat, threads):
     out = subprocess.run([python, "-c", TORCH] + [str(v) for v in (
-        N, C, O, H, W, K, PAD, repeat)], check=True, capture_output=True,
-        text=True).stdout.split(" ", 2)
+        N, C, O, H, W, K, PAD, repeat, threads)], check=True,
+        capture_output=True, text=True).stdout.split(" ", 2)
     return {"torch": (float(out[1]), out[2].strip())}
 
 
@@ -107,6 +121,8 @@ def main():
         os.path.dirname(__file__), "..", "build", "bin", "tcc"))
     parser.add_argument("--setup", action="store_true",
                         help="apt-get install libdnnl-dev first")
+    parser.add_argument("--threads", default="1,2",
+                        help="comma-separated thread counts to measure")
     parser.add_argument("--torch-python", default="",
                         help="a Python (virtualenv) that imports torch")
     parser.add_argument("--quick", action="store_true")
@@ -125,30 +141,51 @@ def main():
         graph = os.path.join(folder, "conv.tg")
         with open(graph, "w") as f:
             f.write(GRAPH)
-        ours = {
-            "tcc NCHW": time_tcc(args.tcc, graph, "nchw", dict(x=x, w=w),
-                                 repeat, batches, folder),
-            "tcc NHWC": time_tcc(args.tcc, graph, "nhwc",
-                                 dict(x=np.ascontiguousarray(
-                                     x.transpose(0, 2, 3, 1)),
-                                      w=np.ascontiguousarray(
-                                          w.transpose(2, 3, 1, 0))),
-                                 repeat, batches, folder),
+        inputs = {
+            "nchw": dict(x=x, w=w),
+            "nhwc": dict(x=np.ascontiguousarray(x.transpose(0, 2, 3, 1)),
+                         w=np.ascontiguousarray(w.transpose(2, 3, 1, 0))),
         }
-        best = min(ours.values())
-        print("%-14s %10s %8s   %s" % ("who", "median ms", "GFLOP/s",
-                                       "peer/tcc (best tcc)"))
-        for name, ms in ours.items():
-            print("%-14s %10.2f %8.1f" % (name, ms, gflop / ms * 1e3))
-        peers = [("oneDNN", onednn(folder, repeat * batches)),
-                 ("PyTorch", torch_peer(args.torch_python, repeat * batches))]
-        for peer, result in peers:
-            if result is None:
-                print("%-14s not installed" % peer)
-                continue
-            for label, (ms, detail) in result.items():
-                print("%-14s %10.2f %8.1f   %.2f  (%s)" % (
-                    label, ms, gflop / ms * 1e3, ms / best, detail))
+        onednn = build_onednn(folder)
+        torch = has_torch(args.torch_python)
+        if onednn is None:
+            print("oneDNN         not installed (--setup installs "
+                  "libdnnl-dev)")
+        if args.torch_python and not torch:
+            print("PyTorch        not installed in %s" % args.torch_python)
+        for threads in [int(t) for t in args.threads.split(",")]:
+            env = dict(os.environ, TCC_NUM_THREADS=str(threads),
+                       OMP_NUM_THREADS=str(threads))
+            samples, details = {}, {}
+            for _ in range(batches):
+                turn = {}
+                for name in ("nchw", "nhwc"):
+                    turn.update(time_tcc(args.tcc, graph, name, inputs[name],
+                                         repeat, folder, env))
+                if onednn:
+                    turn.update(time_onednn(onednn, repeat, env))
+                if torch:
+                    turn.update(time_torch(args.torch_python, repeat,
+                                           threads))
+                for label, (ms, detail) in turn.items():
+                    samples.setdefault(label, []).append(ms)
+                    details[label] = detail
+            ms = {label: statistics.median(v) for label, v in samples.items()}
+            ours = min(v for label, v in ms.items() if label.startswith("tcc"))
+            peers = {label: v for label, v in ms.items()
+                     if not label.startswith("tcc")}
+            print("\n%d thread%s, median of %d batches of %d calls"
+                  % (threads, "" if threads == 1 else "s", batches, repeat))
+            print("%-14s %10s %8s   %s" % ("who", "median ms", "GFLOP/s",
+                                           "tcc speed vs this (peer/tcc)"))
+            for label, v in ms.items():
+                ratio = "" if label.startswith("tcc") else "%.2f" % (v / ours)
+                print("%-14s %10.2f %8.1f   %-6s %s" % (
+                    label, v, gflop / v * 1e3, ratio, details[label]))
+            if peers:
+                best = min(peers, key=peers.get)
+                print("best tcc vs best peer (%s): %.2fx"
+                      % (best, peers[best] / ours))
 
 
 if __name__ == "__main__":

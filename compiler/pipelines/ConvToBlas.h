@@ -10,7 +10,9 @@ namespace tcc {
 /// Replaces `linalg.conv_2d_ngchw_gfchw` and `linalg.conv_2d_nhwc_hwcf` on
 /// row-major f32/f64 buffers by calls to the runtime's convolution kernels
 /// (`tcc_conv2d_ngchw_f32`, ...; runtime/kernels/Conv.cpp), which compute
-/// out += conv(in, filter) as im2col and one GEMM per image and group.
+/// out += conv(in, filter) as im2col and GEMMs over tiles of output rows on
+/// the thread pool. A zero-padded copy of the input that only the
+/// convolution reads is dropped: the kernel pads as it reads.
 /// Anything else stays for the generated loops.
 std::unique_ptr<mlir::Pass> createConvToBlasPass();
 

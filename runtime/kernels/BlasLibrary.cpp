@@ -48,6 +48,12 @@ BlasLibrary load() {
       lib.dgemm = dgemm;
       lib.corename = reinterpret_cast<const char *(*)()>(
           dlsym(handle, "openblas_get_corename"));
+      lib.setThreads = reinterpret_cast<SetThreadsFn>(
+          dlsym(handle, "openblas_set_num_threads"));
+      lib.getThreads = reinterpret_cast<GetThreadsFn>(
+          dlsym(handle, "openblas_get_num_threads"));
+      if (!lib.setThreads || !lib.getThreads)
+        lib.setThreads = nullptr, lib.getThreads = nullptr;
       return lib;
     }
     dlclose(handle);
@@ -62,10 +68,13 @@ BlasLibrary load() {
 
 } // namespace
 
+// libgcc's cpu model counts a feature only where the OS saves its
+// registers (XCR0), as the kernels need.
 const char *openBlasCoreTypeForThisCpu() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd"))
     return "SkylakeX";
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return "Haswell";
@@ -82,6 +91,34 @@ pthread_once_t loaded = PTHREAD_ONCE_INIT;
 const BlasLibrary &blasLibrary() {
   pthread_once(&loaded, [] { library = load(); });
   return library;
+}
+
+namespace {
+pthread_mutex_t holdMutex = PTHREAD_MUTEX_INITIALIZER;
+int holders = 0;
+int threadsBefore = 0;
+} // namespace
+
+BlasThreadsHeld::BlasThreadsHeld(bool hold) : held(false) {
+  const BlasLibrary &lib = blasLibrary();
+  if (!hold || !lib.setThreads)
+    return;
+  held = true;
+  pthread_mutex_lock(&holdMutex);
+  if (holders++ == 0) {
+    threadsBefore = lib.getThreads();
+    lib.setThreads(1);
+  }
+  pthread_mutex_unlock(&holdMutex);
+}
+
+BlasThreadsHeld::~BlasThreadsHeld() {
+  if (!held)
+    return;
+  pthread_mutex_lock(&holdMutex);
+  if (--holders == 0)
+    blasLibrary().setThreads(threadsBefore);
+  pthread_mutex_unlock(&holdMutex);
 }
 
 } // namespace tcc::kernels

@@ -110,6 +110,45 @@ func layer(x : f64[2, 6, 6, 3], w : f64[3, 3, 3, 4], b : f64[4]) -> (y : f64[2, 
   }
 }
 
+TEST_CASE("conv2d: tiles of output rows on the pool, padding read in place",
+          "[conv]") {
+  // Images large enough that the kernel splits each into several tasks of
+  // output rows (a 256 KiB column matrix each), so that tiles meet at row
+  // boundaries; padding wider than the window leaves rows and columns that
+  // see only zeros.
+  Random rng(1305);
+  Graph g(R"(tg 1
+func nchw(x : f32[3, 16, 40, 37], w : f32[12, 16, 3, 3]) -> (y : f32[3, 12, 40, 37]) {
+  y = conv2d(x, w, padding=1)
+}
+func nhwc(x : f32[2, 40, 37, 16], w : f32[3, 3, 16, 12]) -> (y : f32[2, 40, 37, 12]) {
+  y = conv2d(x, w, layout="NHWC", padding=1)
+}
+func wide(x : f64[2, 8, 33, 30], w : f64[6, 4, 3, 2]) -> (y : f64[2, 6, 18, 17]) {
+  y = conv2d(x, w, groups=2, stride=[2, 2], dilation=[1, 3], padding=[4, 1, 5, 2])
+}
+func widelast(x : f64[2, 33, 30, 8], w : f64[3, 2, 8, 6]) -> (y : f64[2, 18, 17, 6]) {
+  y = conv2d(x, w, layout="NHWC", stride=2, dilation=[1, 3], padding=[4, 1, 5, 2])
+}
+func pointwise(x : f32[2, 64, 48, 48], w : f32[8, 64, 1, 1]) -> (y : f32[2, 8, 48, 48]) {
+  y = conv2d(x, w)
+}
+)");
+  g.call("nchw",
+         {rng.uniform(F32, {3, 16, 40, 37}), rng.uniform(F32, {12, 16, 3, 3})},
+         kF32);
+  g.call("nhwc",
+         {rng.uniform(F32, {2, 40, 37, 16}), rng.uniform(F32, {3, 3, 16, 12})},
+         kF32);
+  g.call("wide",
+         {rng.uniform(F64, {2, 8, 33, 30}), rng.uniform(F64, {6, 4, 3, 2})});
+  g.call("widelast",
+         {rng.uniform(F64, {2, 33, 30, 8}), rng.uniform(F64, {3, 2, 8, 6})});
+  g.call("pointwise",
+         {rng.uniform(F32, {2, 64, 48, 48}), rng.uniform(F32, {8, 64, 1, 1})},
+         kF32);
+}
+
 TEST_CASE("conv: dynamic batch and spatial sizes", "[conv]") {
   Random rng(1303);
   Graph g(R"(tg 1

@@ -1,7 +1,8 @@
 // RUN: tc-opt %s -convert-tc-to-linalg -canonicalize -split-input-file | FileCheck %s
 
 // conv: padding as a filled tensor with the input inserted; channels first
-// on grouped views by linalg.conv_2d_ngchw_gfchw, channels last by
+// by linalg.conv_2d_nchw_fchw (one group) or on grouped views by
+// linalg.conv_2d_ngchw_gfchw (several), channels last by
 // linalg.conv_2d_nhwc_hwcf (one group) or a linalg.generic (several);
 // conv1d as conv2d with a unit height. Pools: linalg pooling ops, the mean
 // divided by the window size. random: one linalg.generic of Philox rounds.
@@ -38,8 +39,8 @@ func.func @nhwc_grouped(%x: tensor<2x6x6x4xf16>, %w: tensor<3x3x2x6xf16>) -> ten
 // -----
 
 // CHECK-LABEL: func.func @conv1d(
-// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3, 4]] {{.*}} : tensor<3x2x10xi32> into tensor<3x1x2x1x10xi32>
-// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] {{.*}} : tensor<3x2x10xi32> into tensor<3x2x1x10xi32>
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<3x2x1x10xi32>, tensor<4x2x1x3xi32>)
 func.func @conv1d(%x: tensor<3x2x10xi32>, %w: tensor<4x2x3xi32>) -> tensor<3x4x8xi32> {
   %0 = tc.conv1d %x, %w layout = "NCW" strides = [1] padding = [0, 0] dilations = [1] groups = 1 : tensor<3x2x10xi32>, tensor<4x2x3xi32> -> tensor<3x4x8xi32>
   return %0 : tensor<3x4x8xi32>

@@ -3,8 +3,9 @@
 // conv1d is conv2d with a spatial dimension of size 1 (tensor.expand_shape).
 // Padding is a filled tensor with the input inserted (as concat does), so
 // that the windows read only in-bounds elements. Then:
-//   - channels first: linalg.conv_2d_ngchw_gfchw on the grouped views
-//     [N, G, C/G, H, W] and [G, O/G, C/G, KH, KW] (groups = 1 included);
+//   - channels first, one group: linalg.conv_2d_nchw_fchw;
+//   - channels first, several groups: linalg.conv_2d_ngchw_gfchw on the
+//     grouped views [N, G, C/G, H, W] and [G, O/G, C/G, KH, KW];
 //   - channels last, one group: linalg.conv_2d_nhwc_hwcf;
 //   - channels last, several groups: a linalg.generic over the grouped views
 //     [N, H, W, G, C/G] and [KH, KW, C/G, G, O/G] (no named op has HWIO
@@ -140,6 +141,14 @@ Value conv2d(OpBuilder &b, Location loc, Value input, Value filter, Value init,
   auto stridesAttr = b.getI64TensorAttr(strides);
   auto dilationsAttr = b.getI64TensorAttr(dilations);
   RankedTensorType initType = tensorType(init);
+  // One group: the plain named op, so that the result can be the output's
+  // buffer (a grouped view's collapse costs the CPU a copy of it).
+  if (!channelsLast && groups == 1)
+    return b
+        .create<linalg::Conv2DNchwFchwOp>(
+            loc, TypeRange{initType}, ValueRange{input, filter},
+            ValueRange{init}, stridesAttr, dilationsAttr)
+        .getResult(0);
   if (!channelsLast) {
     Value x = splitDim(b, loc, input, 1, groups);
     Value w = splitDim(b, loc, filter, 0, groups);
