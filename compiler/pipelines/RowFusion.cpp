@@ -77,11 +77,17 @@ bool sameValue(Value a, linalg::GenericOp aOp, Value b, linalg::GenericOp bOp) {
   return true;
 }
 
+/// The identity map on as many dimensions as `map` has results.
+AffineMap identityOf(AffineMap map) {
+  return AffineMap::getMultiDimIdentityMap(map.getNumResults(),
+                                           map.getContext());
+}
+
 /// `s = generic {yield exp(E) + acc}` (a reduction) read only by
 /// `y = generic {yield exp(E) / s}` (elementwise, same loops, y's element
 /// type) becomes `e = generic {yield exp(E)}` in y's init, `s = sum(e)` and
-/// `y = generic ins(s) outs(e) {yield e / s}` in place. Not one op that
-/// stores e while it sums: LLVM cannot keep that sum in a register (the
+/// `y = generic ins(1 / s) outs(e) {yield e * (1 / s)}` in place. Not one op
+/// that stores e while it sums: LLVM cannot keep that sum in a register (the
 /// store to e might alias it), and the loop stays scalar; summing e again
 /// reads it from cache.
 bool computeExpOnce(linalg::GenericOp sum, RewriterBase &rewriter) {
@@ -156,12 +162,28 @@ bool computeExpOnce(linalg::GenericOp sum, RewriterBase &rewriter) {
             b.create<arith::AddFOp>(l, args[0], args[1], add.getFastmathAttr());
         b.create<linalg::YieldOp>(l, total);
       });
+  // 1 / s once per row, then a product per element, as hand-written C
+  // does: a division per element costs several products.
+  auto reciprocal = rewriter.create<linalg::GenericOp>(
+      loc, TypeRange{sumOfExps->getResult(0).getType()}, ValueRange{},
+      ValueRange{sumOfExps->getResult(0)},
+      ArrayRef<AffineMap>{identityOf(sMap)},
+      SmallVector<utils::IteratorType>(sMap.getNumResults(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value one = b.create<arith::ConstantOp>(
+            l, b.getFloatAttr(args[0].getType(), 1.0));
+        b.create<linalg::YieldOp>(
+            l,
+            b.create<arith::DivFOp>(l, one, args[0], quotient.getFastmathAttr())
+                .getResult());
+      });
   auto scale = rewriter.create<linalg::GenericOp>(
       loc, TypeRange{div->getResult(0).getType()},
-      ValueRange{sumOfExps->getResult(0)}, ValueRange{exps->getResult(0)},
+      ValueRange{reciprocal->getResult(0)}, ValueRange{exps->getResult(0)},
       ArrayRef<AffineMap>{sMap, identity}, parallel,
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value q = b.create<arith::DivFOp>(l, args[1], args[0],
+        Value q = b.create<arith::MulFOp>(l, args[1], args[0],
                                           quotient.getFastmathAttr());
         b.create<linalg::YieldOp>(l, q);
       });
