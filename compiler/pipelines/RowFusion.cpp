@@ -30,8 +30,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -190,6 +192,61 @@ bool computeExpOnce(linalg::GenericOp sum, RewriterBase &rewriter) {
   rewriter.replaceOp(div, scale->getResults());
   rewriter.eraseOp(sum);
   return true;
+}
+
+//===----------------------------------------------------------------------===//
+// keepdims
+//===----------------------------------------------------------------------===//
+
+/// A generic that reads a reduction through `tensor.expand_shape` (keepdims:
+/// `x - mean(x, axis=1, keepdims=true)` reads `[N] -> [N, 1]` with map
+/// `(d0, d1) -> (d0, 0)`) reads the reduction itself (map `(d0, d1) ->
+/// (d0)`), so that both join one chain. Only size-1 dimensions read at 0
+/// are dropped.
+bool readThroughKeepdims(linalg::GenericOp op, RewriterBase &rewriter) {
+  bool changed = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>();
+    auto reduction =
+        expand ? expand.getSrc().getDefiningOp<linalg::LinalgOp>() : nullptr;
+    if (!reduction || reduction.getNumReductionLoops() == 0)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    SmallVector<AffineExpr> kept;
+    bool ok = true;
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      // One position per group keeps its expression: the one not of size 1
+      // (at most one), else the first; the others must read 0.
+      int64_t keep = group.front();
+      int wide = 0;
+      for (int64_t pos : group)
+        if (shape[pos] != 1) {
+          keep = pos;
+          ++wide;
+        }
+      for (int64_t pos : group) {
+        auto zero = dyn_cast<AffineConstantExpr>(map.getResult(pos));
+        if (pos != keep && (!zero || zero.getValue() != 0))
+          ok = false;
+      }
+      ok = ok && wide <= 1;
+      kept.push_back(map.getResult(keep));
+    }
+    if (!ok)
+      continue;
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps[input->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+    rewriter.modifyOpInPlace(op, [&] {
+      input->set(expand.getSrc());
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    if (expand->use_empty()) // else the reduction has a reader outside
+      rewriter.eraseOp(expand);
+    changed = true;
+  }
+  return changed;
 }
 
 //===----------------------------------------------------------------------===//
@@ -432,6 +489,8 @@ struct RowFusionPass : public PassWrapper<RowFusionPass, OperationPass<>> {
     SmallVector<linalg::GenericOp> generics;
     getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
     llvm::SmallPtrSet<Operation *, 16> erased;
+    for (linalg::GenericOp op : generics)
+      changed |= readThroughKeepdims(op, rewriter);
     for (linalg::GenericOp op : generics) {
       if (erased.contains(op))
         continue;
@@ -479,6 +538,9 @@ struct RowFusionPass : public PassWrapper<RowFusionPass, OperationPass<>> {
     if (failed(
             applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+    // Each tiled op sliced its operands itself: one slice of x per tile.
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, getOperation());
   }
 };
 
