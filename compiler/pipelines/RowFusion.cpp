@@ -1,15 +1,15 @@
-//===- RowFusion.cpp - reductions and their consumers, row tile by row tile
-//===//
+//===- RowFusion.cpp - row reductions and their consumers, fused ----------===//
 //
 // softmax(x) lowers to three linalg ops over the whole matrix: m = max(x),
 // s = sum(exp(x - m)), y = exp(x - m) / s. Run one after the other, each
-// streams the matrix through memory, and exp runs twice. Here, first, the
-// sum also stores exp(x - m) into y's buffer, and the last op divides y in
-// place; then the last op is tiled along rows with scf.forall, and each tile
-// computes its rows of m and s first:
+// streams the matrix through memory, and exp runs twice. Here, first,
+// exp(x - m) is written into y's buffer, summed from there, and y scaled in
+// place by 1 / s; then the last op is tiled along rows with scf.forall, and
+// each tile computes its rows of every op before it:
 //
 //   scf.forall (%i) = (0) to (%rows) step (%tile) shared_outs(%y = ...) {
-//     m = max(x[i:i+t]); (s, e) = sum-and-exp(x[i:i+t], m); e / s
+//     m = max(x[i:i+t]); e = exp(x[i:i+t] - m) in y[i:i+t]; s = sum(e);
+//     y[i:i+t] = e * (1 / s)
 //   }
 //
 // A tile is a few rows (kRowTileElements), so x's and y's rows stay in
@@ -40,6 +40,29 @@
 using namespace mlir;
 
 namespace {
+
+/// Whether `map` indexes its tensor's first dimension with loop 0: the rows.
+bool rowsFirst(AffineMap map) {
+  return map.getNumResults() > 0 &&
+         map.getResult(0) == getAffineDimExpr(0, map.getContext());
+}
+
+/// An op that can be computed a tile of rows at a time: loop 0 is parallel
+/// and is the first dimension of every result.
+bool isRowTileable(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::GenericOp, linalg::FillOp>(op) ||
+      !linalgOp.hasPureTensorSemantics() || linalgOp.getNumLoops() == 0 ||
+      linalgOp.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
+    return false;
+  for (AffineMap map : linalgOp.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return false;
+  for (OpOperand &init : linalgOp.getDpsInitsMutable())
+    if (!rowsFirst(linalgOp.getMatchingIndexingMap(&init)))
+      return false;
+  return true;
+}
 
 //===----------------------------------------------------------------------===//
 // exp once
@@ -93,8 +116,11 @@ AffineMap identityOf(AffineMap map) {
 /// store to e might alias it), and the loop stays scalar; summing e again
 /// reads it from cache.
 bool computeExpOnce(linalg::GenericOp sum, RewriterBase &rewriter) {
-  if (!sum.hasPureTensorSemantics() || sum.getNumDpsInits() != 1 ||
-      sum.getNumReductionLoops() == 0 || !sum->getResult(0).hasOneUse())
+  // Only where row fusion follows: over whole matrices, reading the
+  // exponentials back costs more memory traffic than the second exp.
+  if (!isRowTileable(sum) || !sum.hasPureTensorSemantics() ||
+      sum.getNumDpsInits() != 1 || sum.getNumReductionLoops() == 0 ||
+      !sum->getResult(0).hasOneUse())
     return false;
   auto sumYield = cast<linalg::YieldOp>(sum.getBody()->getTerminator());
   auto add = sumYield.getOperand(0).getDefiningOp<arith::AddFOp>();
@@ -107,7 +133,7 @@ bool computeExpOnce(linalg::GenericOp sum, RewriterBase &rewriter) {
     return false;
 
   auto div = dyn_cast<linalg::GenericOp>(*sum->getResult(0).user_begin());
-  if (!div || div->getBlock() != sum->getBlock() ||
+  if (!div || div->getBlock() != sum->getBlock() || !isRowTileable(div) ||
       !div.hasPureTensorSemantics() || div.getNumDpsInits() != 1 ||
       div.getNumLoops() != sum.getNumLoops() ||
       div.getNumParallelLoops() != div.getNumLoops())
@@ -238,6 +264,10 @@ bool readThroughKeepdims(linalg::GenericOp op, RewriterBase &rewriter) {
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     maps[input->getOperandNumber()] =
         AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+    // Every loop must still take its size from some operand (a loop that
+    // only the dropped size-1 dimension indexed would have none).
+    if (!inversePermutation(concatAffineMaps(maps)))
+      continue;
     rewriter.modifyOpInPlace(op, [&] {
       input->set(expand.getSrc());
       op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
@@ -252,29 +282,6 @@ bool readThroughKeepdims(linalg::GenericOp op, RewriterBase &rewriter) {
 //===----------------------------------------------------------------------===//
 // row fusion
 //===----------------------------------------------------------------------===//
-
-/// Whether `map` indexes its tensor's first dimension with loop 0: the rows.
-bool rowsFirst(AffineMap map) {
-  return map.getNumResults() > 0 &&
-         map.getResult(0) == getAffineDimExpr(0, map.getContext());
-}
-
-/// An op that can be computed a tile of rows at a time: loop 0 is parallel
-/// and is the first dimension of every result.
-bool isRowTileable(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !isa<linalg::GenericOp, linalg::FillOp>(op) ||
-      !linalgOp.hasPureTensorSemantics() || linalgOp.getNumLoops() == 0 ||
-      linalgOp.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
-    return false;
-  for (AffineMap map : linalgOp.getIndexingMapsArray())
-    if (!map.isProjectedPermutation())
-      return false;
-  for (OpOperand &init : linalgOp.getDpsInitsMutable())
-    if (!rowsFirst(linalgOp.getMatchingIndexingMap(&init)))
-      return false;
-  return true;
-}
 
 /// The ops to tile with `root`, in block order with `root` last: the
 /// row-tileable linalg ops whose results only ops of the chain read, each

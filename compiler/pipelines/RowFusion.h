@@ -15,9 +15,11 @@ constexpr int64_t kRowTileElements = 4096;
 
 /// On linalg-on-tensors (before bufferization), for the host:
 ///
-/// 1. exp once: `s = sum(exp(E))` followed by `y = exp(E) / s` (softmax)
-///    becomes one op that stores `exp(E)` in y's buffer while it sums, and
-///    `y = y / s` in place, as hand-written C does;
+/// 0. keepdims: an op that reads a reduction through `tensor.expand_shape`
+///    (`x - mean(x, axis=1, keepdims=true)`) reads the reduction itself;
+/// 1. exp once: `s = sum(exp(E))` followed by `y = exp(E) / s` (softmax),
+///    where rows can be tiled, becomes `e = exp(E)` in y's buffer,
+///    `s = sum(e)` and `y = e * (1 / s)` in place, as hand-written C does;
 /// 2. row fusion: an elementwise `linalg.generic` (the root) that reads a
 ///    reduction over its inner dimensions (softmax, log_softmax,
 ///    LayerNorm-like chains) becomes an `scf.forall` over tiles of its
