@@ -1,14 +1,17 @@
 //===- ParallelBench.cpp - parallel loops against hand-written C ----------===//
 //
-// TCC_NUM_THREADS=T tcc-bench-parallel [--reps=21]
+// TCC_NUM_THREADS=T tcc-bench-parallel [--reps=21] [--cpu]
 //
 // Times compiled loops that run on the kernels' thread pool against
 // hand-written C (HandC.cpp, threads split the same way) in the same run,
 // with borrowed outputs so that no call allocates: the tanh chain on 16M
-// f32, row softmax on 4096^2, and a small chain (4096 elements) that must
-// stay on one thread. Prints the median per call and tcc / hand C. The
-// thread count is the pool's (TCC_NUM_THREADS, else the CPUs this process
-// may use); the hand C uses as many. Run it once per thread count.
+// f32, row softmax and row layer norm on 4096^2 (row-fused by
+// tcc-row-fusion), and a small chain (4096 elements) that must stay on one
+// thread. Prints the median per call and tcc / hand C. The thread count is
+// the pool's (TCC_NUM_THREADS, else the CPUs this process may use); the
+// hand C uses as many. Run it once per thread count. --cpu times the
+// calling thread's CPU time instead of wall time, which other processes on
+// a busy machine do not inflate: meaningful at one thread only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <random>
 #include <string>
@@ -39,6 +43,10 @@ func chain(x : f32[N], a : f32[N], b : f32[N], c : f32[N]) -> (y : f32[N] borrow
 func softmax_rows(x : f32[N, M]) -> (y : f32[N, M] borrow) {
   y = softmax(x, axis=1)
 }
+func layer_norm_rows(x : f32[N, M], g : f32[M], b : f32[M]) -> (y : f32[N, M] borrow) {
+  y = (x - mean(x, axis=1, keepdims=true)) *
+      rsqrt(var(x, axis=1, keepdims=true) + 1e-5) * g + b
+}
 )";
 
 [[noreturn]] void die(const std::string &what) {
@@ -52,7 +60,14 @@ template <class T> T check(Result<T> r, const char *what) {
   return std::move(r).value();
 }
 
+bool cpuTime = false; // --cpu
+
 double now() {
+  if (cpuTime) {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+  }
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -102,8 +117,10 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (a.rfind("--reps=", 0) == 0)
       reps = std::atoi(a.c_str() + 7);
+    else if (a == "--cpu")
+      cpuTime = true;
     else
-      die("usage: tcc-bench-parallel [--reps=21]");
+      die("usage: tcc-bench-parallel [--reps=21] [--cpu]");
   }
   if (reps <= 0)
     die("--reps must be positive");
@@ -115,10 +132,12 @@ int main(int argc, char **argv) {
     die("load: " + s.toString());
   Function *chain = check(runtime.function("chain"), "function");
   Function *softmax = check(runtime.function("softmax_rows"), "function");
+  Function *layerNorm = check(runtime.function("layer_norm_rows"), "function");
   int threads = tcc_parallel_threads();
   std::printf("threads: %d (tcc's pool and the hand C), median of %d calls, "
-              "borrowed outputs\n",
-              threads, reps);
+              "borrowed outputs, %s\n",
+              threads, reps,
+              cpuTime ? "the calling thread's CPU time" : "wall time");
   std::printf("%-28s %13s %13s %9s\n", "case", "tcc", "hand C", "tcc/hand");
 
   for (int64_t n : {int64_t(4096), int64_t(1) << 24}) {
@@ -151,6 +170,18 @@ int main(int argc, char **argv) {
                        cols, threads);
   });
   row("softmax rows 4096^2", t, h,
+      maxDifference(static_cast<const float *>(y.data()), hand.data(),
+                    rows * cols));
+
+  Array g = randomArray({cols}, 6), b = randomArray({cols}, 7);
+  t = median(reps, [&] { y = check(layerNorm->call({x, g, b}), "call")[0]; });
+  h = median(reps, [&] {
+    bench::layerNormRows(static_cast<const float *>(x.data()),
+                         static_cast<const float *>(g.data()),
+                         static_cast<const float *>(b.data()), hand.data(),
+                         rows, cols, 1e-5f, threads);
+  });
+  row("layer norm rows 4096^2", t, h,
       maxDifference(static_cast<const float *>(y.data()), hand.data(),
                     rows * cols));
   return 0;

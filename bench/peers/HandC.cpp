@@ -84,6 +84,27 @@ void bench::softmaxRows(const float *x, float *y, int64_t rows, int64_t cols,
   });
 }
 
+void bench::layerNormRows(const float *x, const float *g, const float *b,
+                          float *y, int64_t rows, int64_t cols, float eps,
+                          int threads) {
+  splitRange(rows, threads, [=](int64_t lo, int64_t hi, int) {
+    for (int64_t r = lo; r < hi; ++r) {
+      const float *in = x + r * cols;
+      float *out = y + r * cols;
+      float sum = 0;
+      for (int64_t j = 0; j < cols; ++j)
+        sum += in[j];
+      float mean = sum / cols;
+      float squares = 0;
+      for (int64_t j = 0; j < cols; ++j)
+        squares += (in[j] - mean) * (in[j] - mean);
+      float scale = 1.0f / std::sqrt(squares / cols + eps);
+      for (int64_t j = 0; j < cols; ++j)
+        out[j] = (in[j] - mean) * scale * g[j] + b[j];
+    }
+  });
+}
+
 void bench::twice(const float *x, float *y, int64_t n, int threads) {
   splitRange(n, threads, [=](int64_t lo, int64_t hi, int) {
     for (int64_t i = lo; i < hi; ++i)

@@ -28,6 +28,12 @@ float sumSquares(const float *x, int64_t n, int threads);
 void softmaxRows(const float *x, float *y, int64_t rows, int64_t cols,
                  int threads);
 
+/// Layer norm of a rows x cols matrix, (x - mean) / sqrt(var + eps) * g + b
+/// per row, each row in cache for its three passes (mean; variance;
+/// result), rows split over threads.
+void layerNormRows(const float *x, const float *g, const float *b, float *y,
+                   int64_t rows, int64_t cols, float eps, int threads);
+
 /// y = 2 * x over n floats.
 void twice(const float *x, float *y, int64_t n, int threads);
 

@@ -108,16 +108,21 @@ static std::string stagePipeline(tcc::Stage s,
     // writability, then One-Shot Bufferize decides every buffer. On the
     // host, a product reads a transposed operand in place (BLAS takes a
     // flag); the GPU kernels keep reading a materialized one. An epilogue
-    // writes over the product it reads, so both live in the output.
+    // writes over the product it reads, so both live in the output. On the
+    // host, a reduction over rows and its consumers run a tile of rows at a
+    // time (an scf.forall, parallel once it is an scf.parallel).
     return std::string(options.target == tcc::CompileTarget::Nvptx
-                           ? ""
-                           : "tcc-transpose-into-matmul,") +
-           "tcc-epilogue-in-place,tc-lower-shared-variables,tc-outputs-to-"
+                           ? "tcc-epilogue-in-place,"
+                           : "tcc-transpose-into-matmul,tcc-epilogue-in-place,"
+                             "tcc-row-fusion,") +
+           "tc-lower-shared-variables,tc-outputs-to-"
            "destinations,"
            "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
            "one-shot-bufferize{bufferize-function-boundaries "
            "function-boundary-type-conversion=identity-layout-map},"
-           "drop-equivalent-buffer-results,canonicalize,"
+           // cse merges the equal subviews that a row tile writes and
+           // copies into, so that canonicalize drops the copy.
+           "drop-equivalent-buffer-results,cse,canonicalize,"
            // The index checks' record becomes an argument before the
            // manifest is read off this stage.
            "tc-check-exit" +
@@ -125,6 +130,7 @@ static std::string stagePipeline(tcc::Stage s,
                options.target == tcc::CompileTarget::Nvptx ? "{gpu=true}" : "");
   case tcc::Stage::Loops:
     return "tcc-gemm-epilogue,tcc-matmul-to-blas,tcc-conv-to-blas,"
+           "scf-forall-to-parallel,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            // Parallel dimensions become scf.parallel, whose outermost
            // dimension tcc-parallel-loops splits across threads.

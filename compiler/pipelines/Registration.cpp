@@ -16,6 +16,7 @@
 #include "compiler/pipelines/LinalgToGpu.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/ParallelLoops.h"
+#include "compiler/pipelines/RowFusion.h"
 #include "compiler/pipelines/StripTcRecords.h"
 #include "compiler/pipelines/TransposeIntoMatmul.h"
 #include "dialects/tc/Conversion/Passes.h"
@@ -46,6 +47,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -105,6 +107,8 @@ void tcc::registerCompilerPasses() {
     registerPass([] { return tcc::createGpuMergeModulesPass(); });
     registerPass([] { return tcc::createTransposeIntoMatmulPass(); });
     registerPass([] { return tcc::createEpilogueInPlacePass(); });
+    registerPass([] { return tcc::createRowFusionPass(); });
+    registerPass([] { return createForallToParallelLoopPass(); });
     registerPass(
         [] { return tcc::createGemmEpiloguePass(tcc::kGemmPanelBytes); });
     registerPass(
