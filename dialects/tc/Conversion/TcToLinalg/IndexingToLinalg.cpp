@@ -100,7 +100,6 @@ struct TakeAlongAxisLowering : OpConversionPattern<TakeAlongAxisOp> {
         resultType.getElementType());
     Value axisSize = rewriter.create<tensor::DimOp>(loc, input, axis);
     SmallVector<Value> lastIndex;
-    Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
     for (int64_t d = 0; d < rank; ++d)
       lastIndex.push_back(rewriter.create<arith::SubIOp>(
@@ -117,10 +116,11 @@ struct TakeAlongAxisLowering : OpConversionPattern<TakeAlongAxisOp> {
           // ids' sizes are the input's, but anonymous `?` sizes (MLIR
           // input) have no symbol to check.
           for (int64_t d = 0; d < rank; ++d)
-            at.push_back(d == axis
-                             ? wrapAndClampId(b, l, args[0], axisSize)
-                             : clampIndex(b, l, b.create<linalg::IndexOp>(l, d),
-                                          zero, lastIndex[d]));
+            at.push_back(d == axis ? wrapAndClampId(b, l, args[0], axisSize)
+                                   : b.create<arith::MinSIOp>(
+                                          l, b.create<linalg::IndexOp>(l, d),
+                                          lastIndex[d])
+                                         .getResult());
           b.create<linalg::YieldOp>(
               l, b.create<tensor::ExtractOp>(l, input, at).getResult());
         });
