@@ -4,9 +4,10 @@
 // full -> a linalg.generic that broadcasts the rank-0 value; cumsum and
 // cumprod -> one linalg.generic with an extra reduction loop j over the
 // axis that accumulates x[.., j, ..] where j <= i (identity elsewhere). The
-// scan is quadratic in the axis length but needs no sequential loop, so it
-// goes through the CPU and GPU pipelines as any reduction does, and it adds
-// in index order, as numpy's sequential scan does.
+// scan is quadratic in the axis length but needs no sequential loop, so the
+// GPU runs it as one kernel, as any reduction; it adds in index order, as
+// numpy's sequential scan does. The host lowers scans before this pass, as
+// linear loops (convert-tc-to-host-loops, ScansToLoops.cpp).
 //
 //===----------------------------------------------------------------------===//
 
