@@ -73,22 +73,33 @@ TensorRef emitArange(GraphBuilder &b, const CallSite &call,
                         << " needs integer start, stop and step";
     return {};
   }
-  Dim size;
   if (symbolic) {
-    if (values[0] != 0 || values[2] != 1) {
-      emitError(stop->loc)
-          << "arange up to a dimension name counts from 0 by 1; for other "
+    FailureOr<Dim> d = args.dim(*stop, "stop");
+    if (failed(d))
+      return {};
+    // The count ceil((T - start) / step) is a size expression over T,
+    // which has integers only.
+    if (values[0] != std::trunc(values[0]) ||
+        values[2] != std::trunc(values[2]) || std::fabs(values[0]) > 1e15 ||
+        std::fabs(values[2]) > 1e15) {
+      emitError(start && values[0] != std::trunc(values[0]) ? start->loc
+                                                            : step->loc)
+          << "arange up to a dimension name needs integer start and step "
+             "(the count ceil((stop - start) / step) is a size); for other "
              "values write arange("
           << (stop->kind == AttrValue::Kind::Name ? stop->text
                                                   : std::string("N"))
           << ") * step + start";
       return {};
     }
-    FailureOr<Dim> d = args.dim(*stop, "stop");
-    if (failed(d))
-      return {};
-    size = *d;
-  } else {
+    if (d->isDynamic())
+      return b.arangeTo(call.loc, *d, int64_t(values[0]), int64_t(values[2]),
+                        *dtype);
+    // A name bound to a static size (in a called function).
+    values[1] = double(d->size);
+  }
+  Dim size;
+  {
     // numpy: ceil((stop - start) / step), at least 0.
     double count = std::ceil((values[1] - values[0]) / values[2]);
     if (count > 9.0e15) {

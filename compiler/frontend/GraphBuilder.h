@@ -221,6 +221,13 @@ public:
   /// numpy's arange: `start + i * step` for i in [0, size).
   TensorRef arange(mlir::Location loc, const tc::Dim &size, double start,
                    double step, mlir::Type elementType);
+  /// numpy's arange up to the dynamic size `stop` (a dimension name or a
+  /// product of them) with integer `start` and `step` (not 0): its
+  /// ceil((stop - start) / step) elements (at least 0) are counted at run
+  /// time, and the dimension is named by the size expression the runtime
+  /// evaluates (`(max(T-1,0))`, as the slice `x[1:]` names it).
+  TensorRef arangeTo(mlir::Location loc, const tc::Dim &stop, int64_t start,
+                     int64_t step, mlir::Type elementType);
   /// An `n` x `m` matrix of `elementType`, 1 where `col - row == k`.
   TensorRef eye(mlir::Location loc, const tc::Dim &n, const tc::Dim &m,
                 int64_t k, mlir::Type elementType);

@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/GraphBuilder.h"
+#include "dialects/tc/IR/SliceRules.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace tcc;
@@ -115,6 +118,85 @@ TensorRef GraphBuilder::arange(Location loc, const Dim &size, double start,
     r = binary(loc, BinaryKind::Mul, r, constant(loc, step, elementType));
   if (r && start != 0)
     r = binary(loc, BinaryKind::Add, r, constant(loc, start, elementType));
+  return r;
+}
+
+/// The number of elements of arange(start, n, step) for a size n >= 0, as
+/// a size expression over `n`'s text: numpy's ceil((n - start) / step), at
+/// least 0. A positive start counts as the slice `x[start::step]` does, so
+/// that both name the same size.
+static std::string arangeCountExpr(const std::string &n, int64_t start,
+                                   int64_t step) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  if (step > 0) {
+    if (start >= 0)
+      return tc::slicedLengthExpr(n, start, tc::kSliceOpenHigh, step);
+    std::string longer = n + "+" + str(-start);
+    return step == 1
+               ? longer
+               : "(" + n + "+" + str(-start + step - 1) + ")/" + str(step);
+  }
+  if (start <= 0)
+    return "0"; // counting down from at most 0 to n >= 0
+  std::string below = "max(" + str(start) + "-" + n + ",0)";
+  return step == -1 ? below
+                    : "(" + below + "+" + str(-step - 1) + ")/" + str(-step);
+}
+
+TensorRef GraphBuilder::arangeTo(Location loc, const Dim &stop, int64_t start,
+                                 int64_t step, Type elementType) {
+  if (step == 0) {
+    error(loc) << "arange needs finite numbers and a step that is not 0";
+    return {};
+  }
+  if (!stop.isDynamic()) {
+    double count = std::ceil(double(stop.size - start) / double(step));
+    return arange(loc, Dim::fixed(count > 0 ? int64_t(count) : 0),
+                  double(start), double(step), elementType);
+  }
+  std::optional<tc::DimProduct> n = tc::productOf(stop);
+  if (!n)
+    return dimensionSize(loc, stop); // reports the anonymous size
+  std::string count = arangeCountExpr(n->str(), start, step);
+  Dim size = count == "0"        ? Dim::fixed(0)
+             : count == n->str() ? stop
+                                 : Dim::dynamic("(" + count + ")");
+  SmallVector<Value> sizes;
+  if (size.isDynamic()) {
+    // The same arithmetic as the expression, on the run-time size: the
+    // compiled code and the runtime (which sizes an output by the
+    // expression) agree on every n.
+    Type i64 = builder.getI64Type();
+    auto number = [&](int64_t v) {
+      return constant(loc, builder.getIntegerAttr(i64, v));
+    };
+    TensorRef total = dimensionSize(loc, stop);
+    if (!total)
+      return {};
+    TensorRef distance =
+        step > 0 ? binary(loc, BinaryKind::Sub, total, number(start))
+                 : binary(loc, BinaryKind::Sub, number(start), total);
+    distance = binary(loc, BinaryKind::Maximum, distance, number(0));
+    int64_t stride = step > 0 ? step : -step;
+    if (stride != 1)
+      distance =
+          binary(loc, BinaryKind::Div,
+                 binary(loc, BinaryKind::Add, distance, number(stride - 1)),
+                 number(stride));
+    if (!distance)
+      return {};
+    sizes.push_back(distance.value);
+  }
+  TensorRef r =
+      make(builder.create<tc::IotaOp>(loc, tensorType({size}, elementType),
+                                      sizes, builder.getI64IntegerAttr(0)),
+           {size});
+  if (r && step != 1)
+    r = binary(loc, BinaryKind::Mul, r,
+               constant(loc, double(step), elementType));
+  if (r && start != 0)
+    r = binary(loc, BinaryKind::Add, r,
+               constant(loc, double(start), elementType));
   return r;
 }
 

@@ -99,7 +99,12 @@ static std::string stagePipeline(tcc::Stage s,
     // tc-index-checks puts the scans of gather ids first (a prologue),
     // before canonicalize could drop a gather whose value nothing uses:
     // its ids are checked all the same, as numpy would raise.
-    return "tc-index-checks,tc-shape-checks,canonicalize,cse,"
+    // The host runs scans and row gathers as loops; the GPU keeps
+    // convert-tc-to-linalg's forms, one kernel per op.
+    return std::string("tc-index-checks,tc-shape-checks,canonicalize,cse,") +
+           (options.target == tcc::CompileTarget::Nvptx
+                ? ""
+                : "convert-tc-to-host-loops,") +
            "convert-tc-to-linalg,"
            "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";

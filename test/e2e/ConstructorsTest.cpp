@@ -124,6 +124,84 @@ TEST_CASE("cumsum and cumprod over dtypes and axes", "[constructors][scan]") {
   }
 }
 
+TEST_CASE("scans along long axes and of rank 1, 2 and 4",
+          "[constructors][scan]") {
+  // The host's scans are sequential loops: a long axis checks the order of
+  // the additions against the reference, a rank-4 input the loops before
+  // and after the axis, an empty one that no loop runs.
+  Random rng(1304);
+  Graph g("tg 1\n"
+          "func long(x : f64[N], y : f32[2, M]) -> (s : f64[N], t : f32[2, M], "
+          "u : f32[2, M]) {\n"
+          "  s = cumsum(x)\n"
+          "  t = cumsum(y, axis=1)\n"
+          "  u = cumprod(y, axis=0)\n"
+          "}\n"
+          "func r4(x : f32[A, B, C, 5]) -> (p : f32[A, B, C, 5], q : i64[A, B, "
+          "C, 5]) {\n"
+          "  p = cumsum(x, axis=1) + cumprod(x, axis=2)\n"
+          "  q = cumsum(cast(x * 4, dtype=i64), axis=0)\n"
+          "}\n");
+  for (int64_t n : {0, 1, 1000, 4099})
+    g.call("long",
+           {rng.uniform(DTypeKind::F64, {n}, -1, 1),
+            rng.uniform(DTypeKind::F32, {2, n}, -1, 1)},
+           Tolerance{1e-4, 1e-3});
+  for (auto [a, b, c] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {1, 1, 1}, {2, 3, 4}, {3, 0, 2}, {2, 33, 3}})
+    g.call("r4", {rng.uniform(DTypeKind::F32, {a, b, c, 5}, 0.8, 1.2)},
+           Tolerance{1e-5, 1e-5});
+}
+
+TEST_CASE("arange up to a dimension name counts numpy's elements",
+          "[constructors]") {
+  for (DTypeKind dtype : kNumberTypes) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    Graph g("tg 1\n"
+            "func f(x : f32[T]) -> (a : " +
+            t + "[R1], b : " + t + "[R2], c : " + t + "[R3], d : " + t +
+            "[R4], e : " + t +
+            "[0], s : f32[R1]) {\n"
+            "  a = arange(1, T, dtype=" +
+            t +
+            ")\n"
+            "  b = arange(-2, T, 3, dtype=" +
+            t +
+            ")\n"
+            "  c = arange(9, T, -2, dtype=" +
+            t +
+            ")\n"
+            "  d = arange(3, T, 2, dtype=" +
+            t +
+            ")\n"
+            "  e = arange(0, T, -1, dtype=" +
+            t +
+            ")\n"
+            "  s = x[1:] + arange(1, T, dtype=f32)\n"
+            "}\n");
+    for (int64_t n : {0, 1, 5, 12}) {
+      RefTensor x(DTypeKind::F32, {n}, std::vector<double>(n, 0.5));
+      Outcome o = g.call("f", {x});
+      auto range = [](int64_t start, int64_t stop, int64_t step) {
+        std::vector<double> v;
+        for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+          v.push_back(double(i));
+        return v;
+      };
+      CHECK(toRef(o.outputs[0]).data == range(1, n, 1));
+      CHECK(toRef(o.outputs[1]).data == range(-2, n, 3));
+      CHECK(toRef(o.outputs[2]).data == range(9, n, -2));
+      CHECK(toRef(o.outputs[3]).data == range(3, n, 2));
+      CHECK(toRef(o.outputs[4]).data.empty());
+      std::vector<double> shifted = range(1, n, 1);
+      for (double &v : shifted)
+        v += 0.5;
+      CHECK(toRef(o.outputs[5]).data == shifted);
+    }
+  }
+}
+
 TEST_CASE("a called function is the same as the inlined text",
           "[constructors][calls]") {
   Random rng(1304);

@@ -43,4 +43,35 @@ def ConvertTcToLinalg : Pass<"convert-tc-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertTcToHostLoops : Pass<"convert-tc-to-host-loops", "::mlir::ModuleOp"> {
+  let summary = "Lowers the tc ops that the host runs best as loops: scans and row gathers";
+  let description = [{
+    Runs before convert-tc-to-linalg in the host pipeline only; the GPU
+    keeps convert-tc-to-linalg's forms (one kernel per op).
+
+    - `tc.cumsum` and `tc.cumprod` become one `scf.for` along the axis that
+      carries the running sum or product, nested in `scf.for`s over the
+      dimensions before it, with the result tensor as iteration argument.
+      When the axis is the last dimension the carry is a scalar and each
+      element is written with `tensor.insert`; otherwise the carry is a
+      tensor of the dimensions after the axis, and one elementwise
+      `linalg.generic` per step updates it and writes the result's slice.
+      Linear in the input's size, where convert-tc-to-linalg's scan is
+      quadratic in the axis length.
+    - `tc.take` along an axis with dimensions after it (an embedding
+      lookup) becomes `scf.for`s over the result's leading dimensions that
+      read, wrap and clamp each id once and copy the input's row with an
+      elementwise `linalg.generic`, contiguous and vectorizable. A take
+      along the last axis stays for convert-tc-to-linalg (one element per
+      id).
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // TC_CONVERSION_PASSES_TD

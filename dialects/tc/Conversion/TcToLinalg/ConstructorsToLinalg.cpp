@@ -4,9 +4,10 @@
 // full -> a linalg.generic that broadcasts the rank-0 value; cumsum and
 // cumprod -> one linalg.generic with an extra reduction loop j over the
 // axis that accumulates x[.., j, ..] where j <= i (identity elsewhere). The
-// scan is quadratic in the axis length but needs no sequential loop, so it
-// goes through the CPU and GPU pipelines as any reduction does, and it adds
-// in index order, as numpy's sequential scan does.
+// scan is quadratic in the axis length but needs no sequential loop, so the
+// GPU runs it as one kernel, as any reduction; it adds in index order, as
+// numpy's sequential scan does. The host lowers scans before this pass, as
+// linear loops (convert-tc-to-host-loops, ScansToLoops.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +25,9 @@ using namespace tcc::tc::lowering;
 
 namespace {
 
-/// The index value of a size operand. A size made by tc.size (or products
-/// and constants of them) becomes tensor.dim on the host, so that a size
+/// The index value of a size operand. A size made by tc.size (or sums,
+/// differences, quotients, maxima, products and constants of them) becomes
+/// tensor.dim and index arithmetic on the host, so that a size
 /// never has to be read back from a tensor that may live in device memory;
 /// anything else is read with tensor.extract.
 Value sizeIndex(ConversionPatternRewriter &rewriter, Location loc,
@@ -33,13 +35,34 @@ Value sizeIndex(ConversionPatternRewriter &rewriter, Location loc,
   if (auto size = original.getDefiningOp<SizeOp>())
     return rewriter.create<tensor::DimOp>(
         loc, rewriter.getRemappedValue(size.getInput()), size.getAxis());
-  if (auto mul = original.getDefiningOp<MulOp>();
-      mul && mul.getType().getRank() == 0) {
-    Value lhs = sizeIndex(rewriter, loc, mul.getLhs(),
-                          rewriter.getRemappedValue(mul.getLhs()));
-    Value rhs = sizeIndex(rewriter, loc, mul.getRhs(),
-                          rewriter.getRemappedValue(mul.getRhs()));
-    return rewriter.create<arith::MulIOp>(loc, lhs, rhs);
+  // The arithmetic of sizes (products, and arange's count): index
+  // arithmetic on the operands' sizes. Sizes are never negative, so the
+  // truncating division of tc.div is arith.divsi's.
+  // A quotient only by a positive constant: tc.div's x / 0 is 0.
+  Operation *def = original.getDefiningOp();
+  if (auto div = dyn_cast_or_null<DivOp>(def)) {
+    auto divisor = div.getRhs().getDefiningOp<ConstantOp>();
+    auto value = divisor ? dyn_cast<DenseElementsAttr>(divisor.getValue())
+                         : DenseElementsAttr();
+    if (!value || !value.isSplat() || !value.getElementType().isInteger(64) ||
+        value.getSplatValue<APInt>().getSExtValue() <= 0)
+      def = nullptr;
+  }
+  if (isa_and_nonnull<MulOp, AddOp, SubOp, DivOp, MaximumOp>(def) &&
+      cast<RankedTensorType>(original.getType()).getRank() == 0) {
+    Value lhs = sizeIndex(rewriter, loc, def->getOperand(0),
+                          rewriter.getRemappedValue(def->getOperand(0)));
+    Value rhs = sizeIndex(rewriter, loc, def->getOperand(1),
+                          rewriter.getRemappedValue(def->getOperand(1)));
+    if (isa<MulOp>(def))
+      return rewriter.create<arith::MulIOp>(loc, lhs, rhs);
+    if (isa<AddOp>(def))
+      return rewriter.create<arith::AddIOp>(loc, lhs, rhs);
+    if (isa<SubOp>(def))
+      return rewriter.create<arith::SubIOp>(loc, lhs, rhs);
+    if (isa<DivOp>(def))
+      return rewriter.create<arith::DivSIOp>(loc, lhs, rhs);
+    return rewriter.create<arith::MaxSIOp>(loc, lhs, rhs);
   }
   if (auto constant = original.getDefiningOp<ConstantOp>()) {
     auto value = cast<DenseElementsAttr>(constant.getValue());

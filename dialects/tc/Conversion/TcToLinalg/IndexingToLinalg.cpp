@@ -26,22 +26,6 @@ using namespace tcc::tc::lowering;
 
 namespace {
 
-/// The position that `id` (any integer type) denotes along an axis of
-/// `size` elements (an index): `id + size` when negative, then clamped to
-/// `[0, size - 1]`.
-Value wrapAndClamp(OpBuilder &b, Location loc, Value id, Value size) {
-  Value i = b.create<arith::IndexCastOp>(loc, b.getIndexType(), id);
-  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
-  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
-  Value negative =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, i, zero);
-  Value wrapped = b.create<arith::SelectOp>(
-      loc, negative, b.create<arith::AddIOp>(loc, i, size), i);
-  Value last = b.create<arith::SubIOp>(loc, size, one);
-  Value low = b.create<arith::MaxSIOp>(loc, wrapped, zero);
-  return b.create<arith::MinSIOp>(loc, low, last);
-}
-
 struct TakeLowering : OpConversionPattern<TakeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -87,7 +71,7 @@ struct TakeLowering : OpConversionPattern<TakeOp> {
           SmallVector<Value> at;
           for (int64_t d = 0; d < axis; ++d)
             at.push_back(b.create<linalg::IndexOp>(l, d));
-          at.push_back(wrapAndClamp(b, l, args[0], axisSize));
+          at.push_back(wrapAndClampId(b, l, args[0], axisSize));
           for (int64_t d = axis + 1; d < inputRank; ++d)
             at.push_back(b.create<linalg::IndexOp>(l, d - 1 + idsRank));
           Value v = b.create<tensor::ExtractOp>(l, input, at);
@@ -132,7 +116,7 @@ struct TakeAlongAxisLowering : OpConversionPattern<TakeAlongAxisOp> {
           // ids' sizes are the input's, but anonymous `?` sizes (MLIR
           // input) have no symbol to check.
           for (int64_t d = 0; d < rank; ++d)
-            at.push_back(d == axis ? wrapAndClamp(b, l, args[0], axisSize)
+            at.push_back(d == axis ? wrapAndClampId(b, l, args[0], axisSize)
                                    : b.create<arith::MinSIOp>(
                                           l, b.create<linalg::IndexOp>(l, d),
                                           lastIndex[d])
@@ -191,7 +175,7 @@ struct ScatterAddLowering : OpConversionPattern<ScatterAddOp> {
                                   ivs.begin() + axis + idsRank);
           Value id = b.create<tensor::ExtractOp>(l, ids, idAt);
           SmallVector<Value> at(ivs.begin(), ivs.begin() + axis);
-          at.push_back(wrapAndClamp(b, l, id, axisSize));
+          at.push_back(wrapAndClampId(b, l, id, axisSize));
           for (int64_t d = axis + 1; d < inputRank; ++d)
             at.push_back(ivs[d - 1 + idsRank]);
           Value update = b.create<tensor::ExtractOp>(l, updates, ivs);
@@ -268,11 +252,14 @@ struct DynamicSliceLowering : OpConversionPattern<DynamicSliceOp> {
       Value dim = rewriter.create<tensor::DimOp>(loc, input, d);
       Value size =
           rewriter.create<arith::ConstantIndexOp>(loc, op.getSizes()[d]);
+      // A size larger than the dimension (anonymous `?` sizes of MLIR
+      // input) makes `last` negative: the offset is 0 all the same.
       Value last = rewriter.create<arith::SubIOp>(loc, dim, size);
-      Value low = rewriter.create<arith::MaxSIOp>(loc, s, zero);
-      Value clamped = rewriter.create<arith::MinSIOp>(loc, low, last);
       offsets.push_back(
-          rewriter.create<arith::MaxSIOp>(loc, clamped, zero).getResult());
+          rewriter
+              .create<arith::MaxSIOp>(
+                  loc, clampIndex(rewriter, loc, s, zero, last), zero)
+              .getResult());
     }
     SmallVector<OpFoldResult> sizes =
         getAsIndexOpFoldResult(ctx, op.getSizes());

@@ -46,6 +46,14 @@ void populateTcConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// random: one linalg.generic computing Philox-4x32-10 per element.
 void populateTcRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// The host's loops (convert-tc-to-host-loops): cumsum and cumprod as a
+/// sequential scf.for along the axis (ScansToLoops.cpp).
+void populateTcScansToLoopsPatterns(mlir::RewritePatternSet &patterns);
+
+/// The host's loops: take along an axis that has dimensions after it as one
+/// contiguous row copy per id (TakeToRows.cpp).
+void populateTcTakeToRowsPatterns(mlir::RewritePatternSet &patterns);
+
 /// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 

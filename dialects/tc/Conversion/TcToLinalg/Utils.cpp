@@ -3,7 +3,9 @@
 #include "dialects/tc/Conversion/TcToLinalg/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cassert>
 
@@ -216,6 +218,37 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
   if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
     return b.create<arith::ExtSIOp>(loc, to, value);
   return b.create<arith::TruncIOp>(loc, to, value);
+}
+
+Value createLoopDestination(OpBuilder &b, Location loc,
+                            ArrayRef<OpFoldResult> sizes, Type elementType) {
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamic;
+  for (OpFoldResult size : sizes) {
+    std::optional<int64_t> fixed = getConstantIntValue(size);
+    shape.push_back(fixed ? *fixed : ShapedType::kDynamic);
+    if (!fixed)
+      dynamic.push_back(cast<Value>(size));
+  }
+  return b.create<bufferization::AllocTensorOp>(
+      loc, RankedTensorType::get(shape, elementType), dynamic);
+}
+
+Value clampIndex(OpBuilder &b, Location loc, Value i, Value low, Value high) {
+  Value atLeastLow = b.create<arith::MaxSIOp>(loc, i, low);
+  return b.create<arith::MinSIOp>(loc, atLeastLow, high);
+}
+
+Value wrapAndClampId(OpBuilder &b, Location loc, Value id, Value size) {
+  Value i = b.create<arith::IndexCastOp>(loc, b.getIndexType(), id);
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value negative =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, i, zero);
+  Value wrapped = b.create<arith::SelectOp>(
+      loc, negative, b.create<arith::AddIOp>(loc, i, size), i);
+  Value last = b.create<arith::SubIOp>(loc, size, one);
+  return clampIndex(b, loc, wrapped, zero, last);
 }
 
 } // namespace tcc::tc::lowering

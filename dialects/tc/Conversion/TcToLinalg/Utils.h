@@ -89,6 +89,27 @@ mlir::Value createScalar(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value value, mlir::Type to);
 
+/// A fresh tensor of `sizes` for loops that thread it as an `scf.for`
+/// iteration argument and write it with tensor.insert / insert_slice. A
+/// `bufferization.alloc_tensor`, not a `tensor.empty`: eliminate-empty-tensors
+/// would make such a loop write the output argument directly, which One-Shot
+/// Bufferize (MLIR 19) then refuses as a read-after-write conflict with the
+/// output's materialize_in_destination.
+mlir::Value createLoopDestination(mlir::OpBuilder &b, mlir::Location loc,
+                                  llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                                  mlir::Type elementType);
+
+/// `i` (an index) clamped into `[low, high]`.
+mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                       mlir::Value low, mlir::Value high);
+
+/// The position that a gather id (any integer type) denotes along an axis
+/// of `size` elements (an index): `id + size` when negative, then clamped
+/// to `[0, size - 1]`, so that no read leaves the axis even for a bad id
+/// (the index checks refuse those before the call).
+mlir::Value wrapAndClampId(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value id, mlir::Value size);
+
 } // namespace tcc::tc::lowering
 
 #endif // TCC_DIALECTS_TC_CONVERSION_TCTOLINALG_UTILS_H
