@@ -247,6 +247,16 @@ struct LinalgToGpuPass
       copy->erase();
     }
 
+    // Loop nests that the host would run over device buffers: scatters.
+    SmallVector<scf::ForOp> nests;
+    func.walk([&](scf::ForOp loop) {
+      if (!loop->getParentOfType<gpu::LaunchOp>() &&
+          !loop->getParentOfType<scf::ForOp>())
+        nests.push_back(loop);
+    });
+    for (scf::ForOp loop : nests)
+      buildScatterKernelIfMatched(loop);
+
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<gpu::LaunchOp>())
