@@ -18,6 +18,18 @@ void tcc::gpu_kernel::readBackOnHost(memref::LoadOp load) {
   Value slot = b.create<memref::AllocaOp>(loc, scalarType);
 
   b.setInsertionPoint(load);
+  auto sourceType = cast<MemRefType>(load.getMemRef().getType());
+  if (sourceType.getRank() == 0 && sourceType.getLayout().isIdentity()) {
+    // A whole scalar buffer (an input, a computed start): one copy.
+    b.create<gpu::MemcpyOp>(loc, TypeRange(), ValueRange(), slot,
+                            load.getMemRef());
+    Value value = b.create<memref::LoadOp>(loc, slot, ValueRange());
+    load.replaceAllUsesWith(value);
+    load->erase();
+    return;
+  }
+  // An element of a larger or strided buffer: a one-thread kernel copies it
+  // into a scalar buffer first.
   Value device = b.create<gpu::AllocOp>(loc, scalarType, /*asyncToken=*/Type(),
                                         ValueRange(), ValueRange(),
                                         ValueRange(), /*hostShared=*/false)

@@ -10,10 +10,11 @@ namespace tcc::gpu_kernel {
 
 /// Rewrites `load`, host code reading one element of a device buffer (the
 /// start of a dynamic_slice, which the host needs for the view's offset),
-/// as a one-thread kernel that copies the element into a device scalar, a
-/// copy of that scalar into host memory (a stack slot at the top of the
-/// function), and a load from there: gpu-async-region makes the host wait
-/// for the stream before that load.
+/// as a copy into host memory (a stack slot at the top of the function)
+/// and a load from there: gpu-async-region makes the host wait for the
+/// stream before that load. A rank-0 buffer is copied as it is; an element
+/// of another buffer is first copied into a device scalar by a one-thread
+/// kernel.
 void readBackOnHost(mlir::memref::LoadOp load);
 
 } // namespace tcc::gpu_kernel

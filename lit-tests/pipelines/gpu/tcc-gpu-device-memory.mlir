@@ -36,6 +36,20 @@ func.func @host_load(%x: memref<4xf32>) -> f32 {
 
 // -----
 
+// A rank-0 buffer is copied to the slot as it is.
+// CHECK-LABEL: func.func @host_scalar
+// CHECK-NEXT: %[[SLOT:.*]] = memref.alloca() : memref<i64>
+// CHECK-NOT: gpu.launch
+// CHECK: gpu.memcpy %[[SLOT]], %arg0 : memref<i64>, memref<i64>
+// CHECK: %[[R:.*]] = memref.load %[[SLOT]][] : memref<i64>
+// CHECK: return %[[R]]
+func.func @host_scalar(%x: memref<i64>) -> i64 {
+  %v = memref.load %x[] : memref<i64>
+  return %v : i64
+}
+
+// -----
+
 // The check record is host memory (the runtime's): the host reads it in
 // place.
 // CHECK-LABEL: func.func @record
