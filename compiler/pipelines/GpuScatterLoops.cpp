@@ -6,7 +6,8 @@
 // same element, so on the GPU the nest becomes one thread per iteration
 // and the read-modify-write one atomic add; the additions then happen in
 // an order the hardware picks (floats may differ in the last bits from the
-// host's sequential sum).
+// host's sequential sum). With rank-0 ids there is no loop: the one
+// read-modify-write becomes a kernel of one thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace tcc::gpu_kernel;
@@ -91,7 +93,52 @@ std::optional<AccumulateStore> matchScatterBody(Block *body) {
   return acc;
 }
 
+/// Erases `ops` (in reverse order) where nothing uses them any more.
+void eraseUnused(ArrayRef<Operation *> ops) {
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty())
+      op->erase();
+}
+
 } // namespace
+
+bool tcc::gpu_kernel::buildScalarScatterKernelIfMatched(memref::StoreOp store) {
+  std::optional<AccumulateStore> acc = matchAccumulate(store);
+  if (!acc)
+    return false;
+  // What the store computes from, in its block: loads and pure ops only.
+  Block *block = store->getBlock();
+  SetVector<Operation *> slice;
+  SmallVector<Operation *> work{store};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != block || slice.contains(def))
+        continue;
+      if (!isa<memref::LoadOp>(def) && !isMemoryEffectFree(def))
+        return false;
+      slice.insert(def);
+      work.push_back(def);
+    }
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  Value one = indexConstant(b, loc, 1);
+  auto launch = b.create<gpu::LaunchOp>(loc, one, one, one, one, one, one);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  IRMapping mapping;
+  for (Operation *op : ordered)
+    b.clone(*op, mapping);
+  b.clone(*store, mapping);
+  b.create<gpu::TerminatorOp>(loc);
+  store->erase();
+  eraseUnused(ordered);
+  return true;
+}
 
 bool tcc::gpu_kernel::buildScatterKernelIfMatched(scf::ForOp outer) {
   std::optional<SmallVector<scf::ForOp>> loops = perfectNest(outer);

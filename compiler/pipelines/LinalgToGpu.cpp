@@ -256,6 +256,14 @@ struct LinalgToGpuPass
     });
     for (scf::ForOp loop : nests)
       buildScatterKernelIfMatched(loop);
+    SmallVector<memref::StoreOp> stores;
+    func.walk([&](memref::StoreOp store) {
+      if (!store->getParentOfType<gpu::LaunchOp>() &&
+          !store->getParentOfType<scf::ForOp>())
+        stores.push_back(store);
+    });
+    for (memref::StoreOp store : stores)
+      buildScalarScatterKernelIfMatched(store);
 
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {

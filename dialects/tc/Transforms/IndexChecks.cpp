@@ -189,6 +189,33 @@ struct ScanResult {
   Value bound;
 };
 
+/// The id at row-major `position` of `ids` as i64, read only `when` it
+/// holds (else 0): the ids may be empty.
+Value readIdAt(OpBuilder &b, Location loc, Value ids, ArrayRef<Value> sizes,
+               Value position, Value when) {
+  auto read = [&](OpBuilder &tb, Location tl) {
+    SmallVector<Value> at(sizes.size());
+    Value rest = position;
+    for (int64_t d = (int64_t)at.size() - 1; d >= 0; --d) {
+      Value i = d == 0
+                    ? rest
+                    : tb.create<arith::RemSIOp>(tl, rest, sizes[d]).getResult();
+      at[d] = tb.create<arith::IndexCastOp>(tl, tb.getIndexType(), i);
+      if (d > 0)
+        rest = tb.create<arith::DivSIOp>(tl, rest, sizes[d]);
+    }
+    Value id = tb.create<tensor::ExtractOp>(tl, ids, at);
+    if (id.getType() != tb.getI64Type())
+      id = tb.create<arith::ExtSIOp>(tl, tb.getI64Type(), id);
+    tb.create<scf::YieldOp>(tl, id);
+  };
+  auto zero = [&](OpBuilder &eb, Location el) {
+    eb.create<scf::YieldOp>(
+        el, ValueRange{eb.create<arith::ConstantIntOp>(el, 0, 64)});
+  };
+  return b.create<scf::IfOp>(loc, when, read, zero).getResult(0);
+}
+
 /// The record, [check number from 1 (0: every id good), id, position,
 /// bound], as one `linalg.generic` over its four elements, so that it is
 /// computed where the scans ran (a kernel on the GPU): the first check in
@@ -203,6 +230,16 @@ Value packRecord(OpBuilder &b, Location loc, ArrayRef<ScanResult> scans) {
     inputs.push_back(s.firstBad);
     maps.push_back(AffineMap::get(1, 0, {}, ctx));
   }
+  // Scalar ids (dynamic_slice's starts) are inputs too: a read of one
+  // inside the body would be a read of a value that elementwise fusion may
+  // have moved into this op (on the GPU, a kernel inside a kernel).
+  SmallVector<int64_t> scalarInput(scans.size(), -1);
+  for (auto [k, s] : llvm::enumerate(scans))
+    if (cast<RankedTensorType>(s.check->ids.getType()).getRank() == 0) {
+      scalarInput[k] = inputs.size();
+      inputs.push_back(s.check->ids);
+      maps.push_back(AffineMap::get(1, 0, {}, ctx));
+    }
   maps.push_back(AffineMap::getMultiDimIdentityMap(1, ctx));
   SmallVector<SmallVector<Value>> idSizes;
   for (const ScanResult &s : scans)
@@ -225,38 +262,21 @@ Value packRecord(OpBuilder &b, Location loc, ArrayRef<ScanResult> scans) {
           Value position = args[k];
           Value found = nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne,
                                                  position, noBad);
-          // The bad id itself, read only when there is one (the ids may
-          // be empty).
-          Value wantId = nb.create<arith::AndIOp>(l, found, isField(1));
-          auto read = nb.create<scf::IfOp>(
-              l, wantId,
-              [&](OpBuilder &tb, Location tl) {
-                SmallVector<Value> at(idSizes[k].size());
-                Value rest = position;
-                for (int64_t d = (int64_t)at.size() - 1; d >= 0; --d) {
-                  Value i = d == 0 ? rest
-                                   : tb.create<arith::RemSIOp>(tl, rest,
-                                                               idSizes[k][d])
-                                         .getResult();
-                  at[d] =
-                      tb.create<arith::IndexCastOp>(tl, tb.getIndexType(), i);
-                  if (d > 0)
-                    rest = tb.create<arith::DivSIOp>(tl, rest, idSizes[k][d]);
-                }
-                Value id = tb.create<tensor::ExtractOp>(tl, s.check->ids, at);
-                if (id.getType() != tb.getI64Type())
-                  id = tb.create<arith::ExtSIOp>(tl, tb.getI64Type(), id);
-                tb.create<scf::YieldOp>(tl, id);
-              },
-              [&](OpBuilder &eb, Location el) {
-                eb.create<scf::YieldOp>(
-                    el, ValueRange{eb.create<arith::ConstantIntOp>(el, 0, 64)});
-              });
+          // The bad id itself.
+          Value id;
+          if (scalarInput[k] >= 0) {
+            id = args[scalarInput[k]];
+            if (id.getType() != nb.getI64Type())
+              id = nb.create<arith::ExtSIOp>(l, nb.getI64Type(), id);
+          } else {
+            id = readIdAt(nb, l, s.check->ids, idSizes[k], position,
+                          nb.create<arith::AndIOp>(l, found, isField(1)));
+          }
           Value number = nb.create<arith::ConstantIntOp>(l, k + 1, 64);
           Value value = nb.create<arith::SelectOp>(
               l, isField(0), number,
               nb.create<arith::SelectOp>(
-                  l, isField(1), read.getResult(0),
+                  l, isField(1), id,
                   nb.create<arith::SelectOp>(l, isField(2), position,
                                              s.bound)));
           record = nb.create<arith::SelectOp>(l, found, value, record);
