@@ -114,7 +114,9 @@ bool tcc::gpu_kernel::buildScalarScatterKernelIfMatched(memref::StoreOp store) {
     Operation *op = work.pop_back_val();
     for (Value v : op->getOperands()) {
       Operation *def = v.getDefiningOp();
-      if (!def || def->getBlock() != block || slice.contains(def))
+      // Buffers are the kernel's arguments, not computed in it.
+      if (!def || def->getBlock() != block || slice.contains(def) ||
+          isa<MemRefType>(v.getType()))
         continue;
       if (!isa<memref::LoadOp>(def) && !isMemoryEffectFree(def))
         return false;

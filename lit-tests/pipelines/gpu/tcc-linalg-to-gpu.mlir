@@ -109,3 +109,30 @@ func.func @not_scatter(%acc: memref<?xi64>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A scatter with rank-0 ids has no loop: its read-modify-write and what the
+// index is computed from become a kernel of one thread; the buffer it
+// accumulates into stays an argument.
+// CHECK-LABEL: func.func @scalar_scatter
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<3xf32>
+// CHECK-NOT: memref.load
+// CHECK: gpu.launch
+// CHECK: %[[ID:.*]] = memref.load %arg0[] : memref<i32>
+// CHECK: %[[AT:.*]] = arith.index_cast %[[ID]]
+// CHECK: %[[OLD:.*]] = memref.load %[[ACC]][%[[AT]]]
+// CHECK: memref.store %{{.*}}, %[[ACC]][%[[AT]]]
+// CHECK: gpu.terminator
+// CHECK-NOT: memref.load
+// CHECK: return %[[ACC]]
+func.func @scalar_scatter(%ids: memref<i32>, %u: memref<f32>) -> memref<3xf32> {
+  %acc = memref.alloc() : memref<3xf32>
+  %id = memref.load %ids[] : memref<i32>
+  %at = arith.index_cast %id : i32 to index
+  %v = memref.load %u[] : memref<f32>
+  %old = memref.load %acc[%at] : memref<3xf32>
+  %sum = arith.addf %old, %v : f32
+  memref.store %sum, %acc[%at] : memref<3xf32>
+  return %acc : memref<3xf32>
+}
