@@ -1,6 +1,8 @@
 //===- GpuDeviceMemory.cpp - host code allocates device memory ------------===//
 
 #include "compiler/pipelines/GpuDeviceMemory.h"
+#include "compiler/pipelines/GpuHostScalars.h"
+#include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,6 +37,17 @@ bool isHostShapeBuffer(memref::AllocOp alloc) {
     return false;
   }
   return true;
+}
+
+/// Whether `v` is the check record argument (tc-check-exit), which the
+/// runtime supplies in host memory.
+bool isCheckRecord(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func && arg.getOwner() == &func.getBody().front() &&
+         func.getArgAttr(arg.getArgNumber(), tcc::tc::kCheckRecordAttr);
 }
 
 struct GpuDeviceMemoryPass
@@ -85,7 +98,15 @@ struct GpuDeviceMemoryPass
         dealloc->erase();
         continue;
       }
-      // Element accesses on the host would dereference device pointers.
+      // The host reads the check record where the runtime put it, and a
+      // scalar it needs (a dynamic_slice's start) from device memory.
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        if (!isCheckRecord(load.getMemRef()))
+          tcc::gpu_kernel::readBackOnHost(load);
+        continue;
+      }
+      // Other element accesses on the host would dereference device
+      // pointers.
       if (isa<memref::LoadOp, memref::StoreOp, memref::CopyOp, memref::AllocaOp,
               linalg::LinalgOp>(op)) {
         op->emitError() << "'" << op->getName()

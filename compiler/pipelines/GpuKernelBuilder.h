@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
@@ -118,6 +120,18 @@ mergeByIterator(mlir::linalg::LinalgOp op, llvm::ArrayRef<mlir::Value> parallel,
 /// with a commutative arith `comb` that has a neutral element, replacing
 /// `op`; false (nothing changed) for any other op.
 bool buildBlockReductionIfMatched(mlir::linalg::LinalgOp op);
+
+/// Builds a thread-per-iteration kernel for a loop nest on the host that
+/// accumulates into a buffer at computed indices (scatter_add), the
+/// accumulation an atomic add, replacing `outer`; false (nothing changed)
+/// for any other loop.
+bool buildScatterKernelIfMatched(mlir::scf::ForOp outer);
+
+/// The same for a scatter without loops (rank-0 ids): the host's
+/// read-modify-write `store` and the loads and pure ops it is computed from
+/// in its block become a kernel of one thread; false (nothing changed) for
+/// any other store.
+bool buildScalarScatterKernelIfMatched(mlir::memref::StoreOp store);
 
 /// Builds a block-per-output kernel for a select reduction (argmax),
 /// replacing `op`; false (nothing changed) for any other op.

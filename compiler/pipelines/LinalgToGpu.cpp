@@ -247,6 +247,24 @@ struct LinalgToGpuPass
       copy->erase();
     }
 
+    // Loop nests that the host would run over device buffers: scatters.
+    SmallVector<scf::ForOp> nests;
+    func.walk([&](scf::ForOp loop) {
+      if (!loop->getParentOfType<gpu::LaunchOp>() &&
+          !loop->getParentOfType<scf::ForOp>())
+        nests.push_back(loop);
+    });
+    for (scf::ForOp loop : nests)
+      buildScatterKernelIfMatched(loop);
+    SmallVector<memref::StoreOp> stores;
+    func.walk([&](memref::StoreOp store) {
+      if (!store->getParentOfType<gpu::LaunchOp>() &&
+          !store->getParentOfType<scf::ForOp>())
+        stores.push_back(store);
+    });
+    for (memref::StoreOp store : stores)
+      buildScalarScatterKernelIfMatched(store);
+
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<gpu::LaunchOp>())

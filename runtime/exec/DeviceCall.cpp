@@ -11,6 +11,7 @@
 #include "runtime/exec/CallPlan.h"
 #include "runtime/exec/CudaSupport.h"
 #include "runtime/exec/Function.h"
+#include "runtime/exec/IndexChecks.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
 
@@ -188,6 +189,16 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
   for (const DeviceArray &a : args)
     descriptors.add(a.data(), a.shape());
   std::vector<void *> pointers = descriptors.pointers();
+  // Functions that check ids copy what their check kernels found here, in
+  // host memory, and return before launching anything that writes when an
+  // id is bad (IndexChecks.h).
+  CheckRecord record{};
+  MemrefDescriptorList recordDescriptor;
+  if (!spec_.indexChecks.empty()) {
+    recordDescriptor.reserve(1, 1);
+    recordDescriptor.add(record.data(), Shape{4});
+    pointers.push_back(recordDescriptor.pointers()[0]);
+  }
   clearCudaCodeError();
   entry_(pointers.data());
   Status failed = takeCudaCodeError();
@@ -197,6 +208,7 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     return Status::error(failed.code(), "call of '" + spec_.name + "' on " +
                                             device.name() + ": " +
                                             failed.message());
+  TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, record));
 
   // 6. Results: the device arrays themselves, or host copies.
   std::vector<Value> results;

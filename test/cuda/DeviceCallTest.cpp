@@ -238,6 +238,27 @@ TEST_CASE("A CUDA call that fails its checks changes nothing", "[device]") {
   CHECK(device->allocatorStats().requests == a.requests + 0);
 }
 
+TEST_CASE("A CUDA call with a bad id fails with the record's error and "
+          "changes nothing",
+          "[device]") {
+  CUDA_DEVICE_OR_SKIP(device);
+  Loaded p;
+  Function &f = p.f("add_checked");
+  SharedVariable *state = p.runtime.shared().lookup("state").value();
+  REQUIRE_OK(state->setValue(Array::full(DType::F32, {4}, 9).value()));
+  Array inc = Array::full(DType::F32, {4}, 1).value();
+  Result<std::vector<Array>> r =
+      f.call({Array::fromVector<int64_t>({0, -4, 4}, {3}).value(), inc});
+  CHECK(r.status().code() == ErrorCode::InvalidArgument);
+  CHECK(r.status().message() ==
+        "'add_checked' at dev.tg:5:7: id 4 (element 2 of the ids of 'take') "
+        "is out of range [-4, 4); the call changed nothing");
+  CHECK(state->getArray().value().toDoubles() == std::vector<double>(4, 9));
+  // Good ids, the next call: the record starts clear again.
+  REQUIRE_OK(f.call({Array::fromVector<int64_t>({3, -4}, {2}).value(), inc}));
+  CHECK(state->getArray().value().toDoubles() == std::vector<double>(4, 10));
+}
+
 TEST_CASE("A CUDA call whose shape checks fail changes nothing", "[device]") {
   CUDA_DEVICE_OR_SKIP(device);
   Loaded p;

@@ -149,6 +149,28 @@ inline void accumulateEntry(void **args) {
   launchTestKernel("tcc_test_add_inplace", state, inc, n);
 }
 
+/// state += inc unless an id is outside [-4, 4) (args: ids as i64, inc,
+/// state, then the check record), as compiled code with an id check does:
+/// the check reads the ids on the device (here: one download), the record
+/// is written in host memory, and nothing that writes runs after a bad id.
+inline void addCheckedEntry(void **args) {
+  void *ids = descriptorData(args[0]);
+  int64_t n = descriptorSize(args[0]);
+  auto *record = static_cast<int64_t *>(descriptorData(args[3]));
+  std::unique_ptr<int64_t[]> host(new int64_t[size_t(n)]);
+  void *stream = mgpuStreamCreate();
+  mgpuMemcpy(host.get(), ids, size_t(n) * 8, stream);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+  for (int64_t i = 0; i < n; ++i)
+    if (host[i] < -4 || host[i] >= 4) {
+      record[0] = 1, record[1] = host[i], record[2] = i, record[3] = 4;
+      return;
+    }
+  launchTestKernel("tcc_test_add_inplace", descriptorData(args[2]),
+                   descriptorData(args[1]), descriptorSize(args[2]));
+}
+
 /// The test program: manifest text (target cuda) plus the entries above.
 inline const char *kDeviceManifest = R"(tcc-manifest 1
 target cuda
@@ -197,6 +219,13 @@ output old 2
 update state
 check eq N 4 dev.tg:3:7 operands%20of%20'add'%20differ%20in%20dimension%200
 end
+function add_checked
+arg input ids i64 K
+arg input inc f32 4
+arg shared state f32 4
+update state
+idcheck take -1 dev.tg:5:7
+end
 )";
 
 inline std::shared_ptr<Program> deviceTestProgram() {
@@ -210,6 +239,7 @@ inline std::shared_ptr<Program> deviceTestProgram() {
   program->entries["add_in_place_second"] = addInPlaceSecondEntry;
   program->entries["accumulate"] = accumulateEntry;
   program->entries["accumulate_checked"] = accumulateEntry;
+  program->entries["add_checked"] = addCheckedEntry;
   return program;
 }
 

@@ -12,8 +12,9 @@
 //   over the launch grid;
 // - TCC_FAKE_CUDA_DEVICES=0 makes it a driver that sees no GPU;
 // - TCC_FAKE_CUDA_ANY_KERNEL=1 accepts every kernel a module declares and
-//   launches it as a no-op (the outputs are then garbage), so that the host
-//   side of real compiled GPU programs runs end to end;
+//   launches it as a no-op (the outputs are then what the buffers held:
+//   fresh allocations are zeroed), so that the host side of real compiled
+//   GPU programs runs end to end;
 // - TCC_FAKE_CUDA_REPORT=1 prints what was asked of it at exit:
 //   "fake CUDA driver: M module loads, L launches [kernel grid x block ...]".
 // tcc_fake_cuda_stats() counts the same.
@@ -204,9 +205,13 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
-  void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  size_t rounded = (bytes + 255) / 256 * 256;
+  void *p = std::aligned_alloc(256, rounded);
   if (!p)
     return kOutOfMemory;
+  // Zeroed, so that what no-op kernels leave is the same in every run (a
+  // program's check record then reads "every id good").
+  std::memset(p, 0, rounded);
   ++stats.allocs;
   {
     std::lock_guard<std::mutex> lock(liveMutex);

@@ -6,7 +6,8 @@
 // when no check failed (an scf.if). Everything before that point is the
 // prologue, which only computes, and this pass makes sure of it: a write
 // into a shared variable there is a compile error, never a half-applied
-// update.
+// update. For the GPU the record is computed in device memory and copied to
+// the argument, which stays in host memory, so the host can branch on it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,20 +49,6 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal() || !func->hasAttr(kIndexChecksAttr))
         continue;
-      if (gpu) {
-        // The record would live in device memory, and the host code that
-        // launches the kernels cannot read it without a copy and a wait.
-        auto checks = func->getAttrOfType<ArrayAttr>(kIndexChecksAttr);
-        auto first = dyn_cast<DictionaryAttr>(checks[0]);
-        func.emitError()
-            << "'" << func.getSymName() << "' gathers at ids ("
-            << (first ? first.getAs<StringAttr>("kind").getValue() : "take")
-            << " at "
-            << (first ? first.getAs<StringAttr>("where").getValue() : "?")
-            << "), whose checks do not run on --target=nvptx yet; compile "
-               "this function for the CPU";
-        return signalPassFailure();
-      }
       if (failed(addExit(func)))
         return signalPassFailure();
     }
@@ -87,8 +74,24 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
                         ret.getLoc());
     Value record = entry.getArgument(index);
     OpBuilder b(&getContext());
-    if (auto alloc = built.getDefiningOp<memref::AllocOp>();
-        alloc && alloc->getBlock() == &entry) {
+    if (gpu) {
+      // Kernels write the record in device memory; one copy after its last
+      // write brings it to the host argument.
+      Operation *lastWrite = built.getDefiningOp();
+      for (Operation *user : built.getUsers()) {
+        Operation *top = entry.findAncestorOpInBlock(*user);
+        if (top && top != ret &&
+            (!lastWrite || lastWrite->getBlock() != &entry ||
+             lastWrite->isBeforeInBlock(top)))
+          lastWrite = top;
+      }
+      if (lastWrite && lastWrite->getBlock() == &entry)
+        b.setInsertionPointAfter(lastWrite);
+      else
+        b.setInsertionPointToStart(&entry);
+      b.create<memref::CopyOp>(ret.getLoc(), built, record);
+    } else if (auto alloc = built.getDefiningOp<memref::AllocOp>();
+               alloc && alloc->getBlock() == &entry) {
       built.replaceAllUsesExcept(record, ret);
       ret->setOperand(0, record);
       alloc->erase();

@@ -19,11 +19,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <functional>
+#include <limits>
 
 namespace tcc::tc {
 #define GEN_PASS_DEF_INDEXCHECKS
@@ -119,44 +121,37 @@ SmallVector<IdCheck> checksOf(Operation *op) {
   return checks;
 }
 
-/// The state a scan carries: [check number, id, position, bound], each a
-/// rank-0 i64 tensor; 0 everywhere means no bad id so far.
-using Record = SmallVector<Value, 4>;
+/// The largest i64: the result of a scan that found no bad id.
+constexpr int64_t kNoBadId = std::numeric_limits<int64_t>::max();
 
-Record zeroRecord(OpBuilder &b, Location loc) {
-  Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
-  Record r;
-  for (int i = 0; i < 4; ++i) {
-    Value empty =
-        b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{}, b.getI64Type());
-    r.push_back(b.create<linalg::FillOp>(loc, zero, empty).getResult(0));
-  }
-  return r;
+/// The sizes of `ids` as i64 values, for row-major positions.
+SmallVector<Value> idSizesOf(OpBuilder &b, Location loc, Value ids) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < cast<RankedTensorType>(ids.getType()).getRank(); ++d)
+    sizes.push_back(b.create<arith::IndexCastOp>(
+        loc, b.getI64Type(), b.createOrFold<tensor::DimOp>(loc, ids, d)));
+  return sizes;
 }
 
-/// One `linalg.generic` over every id: where the record is still clear and
-/// an id is out of range, it records check `number`, the id, its row-major
-/// position among the ids, and the bound.
-Record scan(OpBuilder &b, const IdCheck &c, int64_t number, Record record) {
+/// One `linalg.generic` over every id that finds the row-major position of
+/// the first bad one (kNoBadId if none) as a minimum: a reduction with a
+/// neutral element, which any order of the ids may compute (the GPU folds
+/// it across a block of threads).
+Value scan(OpBuilder &b, const IdCheck &c, Value bound) {
   Location loc = c.op->getLoc();
   MLIRContext *ctx = b.getContext();
-  auto idsType = cast<RankedTensorType>(c.ids.getType());
-  int64_t rank = idsType.getRank();
-  Value bound =
-      b.create<arith::IndexCastOp>(loc, b.getI64Type(), c.bound(b, loc));
-  SmallVector<Value> idSizes;
-  for (int64_t d = 0; d < rank; ++d)
-    idSizes.push_back(b.create<arith::IndexCastOp>(
-        loc, b.getI64Type(), b.createOrFold<tensor::DimOp>(loc, c.ids, d)));
-
-  SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  for (int i = 0; i < 4; ++i)
-    maps.push_back(AffineMap::get(rank, 0, ArrayRef<AffineExpr>{}, ctx));
+  int64_t rank = cast<RankedTensorType>(c.ids.getType()).getRank();
+  SmallVector<Value> idSizes = idSizesOf(b, loc, c.ids);
+  Value none = b.create<arith::ConstantIntOp>(loc, kNoBadId, 64);
+  Value empty =
+      b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{}, b.getI64Type());
+  Value init = b.create<linalg::FillOp>(loc, none, empty).getResult(0);
+  SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                              AffineMap::get(rank, 0, {}, ctx)};
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::reduction);
-  SmallVector<Type> types(4, record[0].getType());
   auto generic = b.create<linalg::GenericOp>(
-      loc, types, ValueRange{c.ids}, record, maps, iterators,
+      loc, init.getType(), ValueRange{c.ids}, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         auto i64 = nb.getI64Type();
         Value id = args[0];
@@ -171,9 +166,6 @@ Record scan(OpBuilder &b, const IdCheck &c, int64_t number, Record record) {
         Value atLeastBound =
             nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, id, bound);
         Value bad = nb.create<arith::OrIOp>(l, belowLow, atLeastBound);
-        Value clear = nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
-                                               args[1], zero);
-        Value first = nb.create<arith::AndIOp>(l, bad, clear);
         // Row-major position of this id among the ids.
         Value position = zero;
         for (int64_t d = 0; d < rank; ++d) {
@@ -182,15 +174,116 @@ Record scan(OpBuilder &b, const IdCheck &c, int64_t number, Record record) {
           position = nb.create<arith::AddIOp>(
               l, nb.create<arith::MulIOp>(l, position, idSizes[d]), i);
         }
-        Value k = nb.create<arith::ConstantIntOp>(l, number, 64);
-        SmallVector<Value> next;
-        Value fresh[4] = {k, id, position, bound};
-        for (int i = 0; i < 4; ++i)
-          next.push_back(
-              nb.create<arith::SelectOp>(l, first, fresh[i], args[1 + i]));
-        nb.create<linalg::YieldOp>(l, next);
+        Value noBad = nb.create<arith::ConstantIntOp>(l, kNoBadId, 64);
+        Value candidate = nb.create<arith::SelectOp>(l, bad, position, noBad);
+        nb.create<linalg::YieldOp>(
+            l, nb.create<arith::MinSIOp>(l, args[1], candidate).getResult());
       });
-  return Record(generic.getResults().begin(), generic.getResults().end());
+  return generic.getResult(0);
+}
+
+/// What a check contributes to the record: its scan's result and bound.
+struct ScanResult {
+  const IdCheck *check;
+  Value firstBad;
+  Value bound;
+};
+
+/// The id at row-major `position` of `ids` as i64, read only `when` it
+/// holds (else 0): the ids may be empty.
+Value readIdAt(OpBuilder &b, Location loc, Value ids, ArrayRef<Value> sizes,
+               Value position, Value when) {
+  auto read = [&](OpBuilder &tb, Location tl) {
+    SmallVector<Value> at(sizes.size());
+    Value rest = position;
+    for (int64_t d = (int64_t)at.size() - 1; d >= 0; --d) {
+      Value i = d == 0
+                    ? rest
+                    : tb.create<arith::RemSIOp>(tl, rest, sizes[d]).getResult();
+      at[d] = tb.create<arith::IndexCastOp>(tl, tb.getIndexType(), i);
+      if (d > 0)
+        rest = tb.create<arith::DivSIOp>(tl, rest, sizes[d]);
+    }
+    Value id = tb.create<tensor::ExtractOp>(tl, ids, at);
+    if (id.getType() != tb.getI64Type())
+      id = tb.create<arith::ExtSIOp>(tl, tb.getI64Type(), id);
+    tb.create<scf::YieldOp>(tl, id);
+  };
+  auto zero = [&](OpBuilder &eb, Location el) {
+    eb.create<scf::YieldOp>(
+        el, ValueRange{eb.create<arith::ConstantIntOp>(el, 0, 64)});
+  };
+  return b.create<scf::IfOp>(loc, when, read, zero).getResult(0);
+}
+
+/// The record, [check number from 1 (0: every id good), id, position,
+/// bound], as one `linalg.generic` over its four elements, so that it is
+/// computed where the scans ran (a kernel on the GPU): the first check in
+/// program order that found a bad id names it.
+Value packRecord(OpBuilder &b, Location loc, ArrayRef<ScanResult> scans) {
+  MLIRContext *ctx = b.getContext();
+  auto i64 = b.getI64Type();
+  Value empty = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{4}, i64);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (const ScanResult &s : scans) {
+    inputs.push_back(s.firstBad);
+    maps.push_back(AffineMap::get(1, 0, {}, ctx));
+  }
+  // Scalar ids (dynamic_slice's starts) are inputs too: a read of one
+  // inside the body would be a read of a value that elementwise fusion may
+  // have moved into this op (on the GPU, a kernel inside a kernel).
+  SmallVector<int64_t> scalarInput(scans.size(), -1);
+  for (auto [k, s] : llvm::enumerate(scans))
+    if (cast<RankedTensorType>(s.check->ids.getType()).getRank() == 0) {
+      scalarInput[k] = inputs.size();
+      inputs.push_back(s.check->ids);
+      maps.push_back(AffineMap::get(1, 0, {}, ctx));
+    }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(1, ctx));
+  SmallVector<SmallVector<Value>> idSizes;
+  for (const ScanResult &s : scans)
+    idSizes.push_back(idSizesOf(b, loc, s.check->ids));
+  auto generic = b.create<linalg::GenericOp>(
+      loc, empty.getType(), inputs, ValueRange{empty}, maps,
+      SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value field = nb.create<linalg::IndexOp>(l, 0);
+        auto isField = [&](int64_t i) {
+          return nb.create<arith::CmpIOp>(
+              l, arith::CmpIPredicate::eq, field,
+              nb.create<arith::ConstantIndexOp>(l, i));
+        };
+        Value noBad = nb.create<arith::ConstantIntOp>(l, kNoBadId, 64);
+        Value record = nb.create<arith::ConstantIntOp>(l, 0, 64);
+        // The last check first, so that an earlier one overrides it.
+        for (int64_t k = (int64_t)scans.size() - 1; k >= 0; --k) {
+          const ScanResult &s = scans[k];
+          Value position = args[k];
+          Value found = nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne,
+                                                 position, noBad);
+          // The bad id itself.
+          Value id;
+          if (scalarInput[k] >= 0) {
+            id = args[scalarInput[k]];
+            if (id.getType() != nb.getI64Type())
+              id = nb.create<arith::ExtSIOp>(l, nb.getI64Type(), id);
+          } else {
+            id = readIdAt(nb, l, s.check->ids, idSizes[k], position,
+                          nb.create<arith::AndIOp>(l, found, isField(1)));
+          }
+          Value number = nb.create<arith::ConstantIntOp>(l, k + 1, 64);
+          Value value = nb.create<arith::SelectOp>(
+              l, isField(0), number,
+              nb.create<arith::SelectOp>(
+                  l, isField(1), id,
+                  nb.create<arith::SelectOp>(l, isField(2), position,
+                                             s.bound)));
+          record = nb.create<arith::SelectOp>(l, found, value, record);
+        }
+        nb.create<linalg::YieldOp>(l, record);
+      });
+  return generic.getResult(0);
 }
 
 struct IndexChecksPass
@@ -238,10 +331,12 @@ struct IndexChecksPass
     else
       b.setInsertionPoint(body.getTerminator());
     Location loc = checks.front().op->getLoc();
-    Record record = zeroRecord(b, loc);
+    SmallVector<ScanResult> scans;
     SmallVector<Attribute> described;
-    for (auto [i, c] : llvm::enumerate(checks)) {
-      record = scan(b, c, i + 1, record);
+    for (const IdCheck &c : checks) {
+      Value bound = b.create<arith::IndexCastOp>(c.op->getLoc(), b.getI64Type(),
+                                                 c.bound(b, c.op->getLoc()));
+      scans.push_back({&c, scan(b, c, bound), bound});
       NamedAttrList d;
       d.append("kind", b.getStringAttr(c.kind));
       d.append("where", b.getStringAttr(where(c.op->getLoc())));
@@ -249,10 +344,7 @@ struct IndexChecksPass
         d.append("dimension", b.getI64IntegerAttr(c.dimension));
       described.push_back(d.getDictionary(func.getContext()));
     }
-    SmallVector<Value> scalars;
-    for (Value v : record)
-      scalars.push_back(b.create<tensor::ExtractOp>(loc, v, ValueRange{}));
-    Value packed = b.create<tensor::FromElementsOp>(loc, scalars);
+    Value packed = packRecord(b, loc, scans);
 
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     unsigned index = func.getNumResults();

@@ -78,7 +78,10 @@ def IndexChecks : Pass<"tc-index-checks", "::mlir::ModuleOp"> {
     body together with everything the ids are computed from, that scans
     every id and records the first bad one in a check record: a new last
     result `tensor<4xi64>` marked `tc.check_record`, holding `[k, id,
-    position, bound]` for check `k` (from 1; 0 when every id is good). The
+    position, bound]` for check `k` (from 1; 0 when every id is good). Each
+    scan is a min-reduction of the bad ids' positions, and one more
+    `linalg.generic` packs the record, so that on the GPU both are kernels
+    (the scan a block reduction). The
     function attribute `tc.index_checks` lists each check's kind, op and
     location for the manifest. `tc-check-exit` later turns the record into
     the function's last argument and returns right after the prologue when
@@ -86,7 +89,8 @@ def IndexChecks : Pass<"tc-index-checks", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def CheckExit : Pass<"tc-check-exit", "::mlir::ModuleOp"> {
@@ -96,13 +100,16 @@ def CheckExit : Pass<"tc-check-exit", "::mlir::ModuleOp"> {
     `tc-index-checks` returns becomes the function's last argument (marked
     `tc.check_record`; the runtime supplies it, zeroed), and the rest of
     the body after the last write to it moves into an `scf.if` that runs
-    only when its first element is 0. Reports an error when code before that point writes a shared
-    variable: a failed call must leave every variable unchanged.
+    only when its first element is 0. Reports an error when code before
+    that point writes a shared variable: a failed call must leave every
+    variable unchanged. With `gpu`, the record is computed in device
+    memory and copied into the argument (host memory) at the end of the
+    prologue; the host reads it there, after the stream has finished.
   }];
   let options = [
     Option<"gpu", "gpu", "bool", /*default=*/"false",
-           "The module is for --target=nvptx, where the check record is not "
-           "supported yet: a function with index checks is an error">
+           "The module is for --target=nvptx: the record is computed in "
+           "device memory and copied into the (host) argument">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -15,12 +15,60 @@ func.func @temporary(%n: index, %x: memref<?xf32>) {
 
 // -----
 
-// Reading an element on the host would dereference a device pointer.
+// A scalar that the host needs (a dynamic_slice's start) is read back: a
+// one-thread kernel copies it into a device scalar, which is copied into a
+// stack slot allocated first in the function; the host loads it from there.
+// CHECK-LABEL: func.func @host_load
+// CHECK-NEXT: %[[SLOT:.*]] = memref.alloca() : memref<f32>
+// CHECK: %[[D:.*]] = gpu.alloc () : memref<f32>
+// CHECK: gpu.launch
+// CHECK: %[[V:.*]] = memref.load %arg0[%{{.*}}] : memref<4xf32>
+// CHECK: memref.store %[[V]], %[[D]][] : memref<f32>
+// CHECK: gpu.memcpy %[[SLOT]], %[[D]] : memref<f32>, memref<f32>
+// CHECK: gpu.dealloc %[[D]]
+// CHECK: %[[R:.*]] = memref.load %[[SLOT]][] : memref<f32>
+// CHECK: return %[[R]]
 func.func @host_load(%x: memref<4xf32>) -> f32 {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'memref.load' would access device memory from the host}}
   %v = memref.load %x[%c0] : memref<4xf32>
   return %v : f32
+}
+
+// -----
+
+// A rank-0 buffer is copied to the slot as it is.
+// CHECK-LABEL: func.func @host_scalar
+// CHECK-NEXT: %[[SLOT:.*]] = memref.alloca() : memref<i64>
+// CHECK-NOT: gpu.launch
+// CHECK: gpu.memcpy %[[SLOT]], %arg0 : memref<i64>, memref<i64>
+// CHECK: %[[R:.*]] = memref.load %[[SLOT]][] : memref<i64>
+// CHECK: return %[[R]]
+func.func @host_scalar(%x: memref<i64>) -> i64 {
+  %v = memref.load %x[] : memref<i64>
+  return %v : i64
+}
+
+// -----
+
+// The check record is host memory (the runtime's): the host reads it in
+// place.
+// CHECK-LABEL: func.func @record
+// CHECK-NOT: gpu.launch
+// CHECK: memref.load %arg0[%{{.*}}] : memref<4xi64>
+func.func @record(%rec: memref<4xi64> {tc.check_record}) -> i64 {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %rec[%c0] : memref<4xi64>
+  return %v : i64
+}
+
+// -----
+
+// Writing an element on the host would dereference a device pointer.
+func.func @host_store(%x: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.store' would access device memory from the host}}
+  memref.store %v, %x[%c0] : memref<4xf32>
+  return
 }
 
 // -----
