@@ -42,6 +42,10 @@ namespace cl = llvm::cl;
 namespace {
 
 cl::opt<unsigned> reps("reps", cl::desc("Compiles per graph"), cl::init(9));
+cl::opt<std::string> only("only",
+                          cl::desc("Only the graphs whose name starts so "
+                                   "(mlp, one, chain), e.g. for a profiler"),
+                          cl::init(""));
 
 struct Graph {
   std::string name;
@@ -137,12 +141,19 @@ int main(int argc, char **argv) {
        0},
   };
 
+  llvm::erase_if(graphs, [](const Graph &g) {
+    return !llvm::StringRef(g.name).starts_with(only);
+  });
+  if (graphs.empty()) {
+    llvm::errs() << "tcc-bench-compile: no graph named " << only << "...\n";
+    return 1;
+  }
   Sample first = compileOnce(registry, graphs[0]);
   llvm::outs() << "cold compile in process, compile cache off, median of "
                << reps << " (CPU = the process's CPU time, all threads)\n"
                << llvm::left_justify("graph", 22)
                << "  wall ms    CPU ms  MLIR CPU  LLVM IR  machine code\n";
-  printRow("mlp.tg, 1st in process", {first}, 0);
+  printRow(graphs[0].name.substr(0, 9) + ", 1st in process", {first}, 0);
   for (const Graph &graph : graphs) {
     std::vector<Sample> samples;
     for (unsigned i = 0; i < reps; ++i)
