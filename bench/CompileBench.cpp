@@ -103,21 +103,14 @@ void printRow(llvm::StringRef name, const std::vector<Sample> &samples,
     return median(values);
   };
   double cpu = med([](const Sample &s) { return s.total.cpuMs; });
-  llvm::outs() << llvm::left_justify(name, 22)
-               << llvm::format("%9.1f %9.1f %9.1f %9.1f %9.1f",
-                               med([](const Sample &s) {
-                                 return s.total.wallMs;
-                               }),
-                               cpu,
-                               med([](const Sample &s) {
-                                 return s.phases.mlir.cpuMs;
-                               }),
-                               med([](const Sample &s) {
-                                 return s.phases.llvmIr.cpuMs;
-                               }),
-                               med([](const Sample &s) {
-                                 return s.phases.machineCode.cpuMs;
-                               }));
+  llvm::outs()
+      << llvm::left_justify(name, 22)
+      << llvm::format(
+             "%9.1f %9.1f %9.1f %9.1f %9.1f",
+             med([](const Sample &s) { return s.total.wallMs; }), cpu,
+             med([](const Sample &s) { return s.phases.mlir.cpuMs; }),
+             med([](const Sample &s) { return s.phases.llvmIr.cpuMs; }),
+             med([](const Sample &s) { return s.phases.machineCode.cpuMs; }));
   if (targetMs > 0)
     llvm::outs() << llvm::format("   <= %3.0f ms: %s", targetMs,
                                  cpu <= targetMs ? "met" : "missed");

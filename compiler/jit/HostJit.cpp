@@ -1,8 +1,8 @@
 //===- HostJit.cpp - compile a tc module into callable host code ----------===//
 
 #include "compiler/jit/HostJit.h"
-#include "compiler/jit/EngineLifetime.h"
 #include "compiler/jit/CompilePhases.h"
+#include "compiler/jit/EngineLifetime.h"
 #include "compiler/jit/HostTarget.h"
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/GpuTarget.h"
@@ -59,7 +59,6 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
   std::optional<PhaseTimer> jitTimer(phases ? &jit : nullptr);
   ExecutionEngineOptions engineOptions;
   engineOptions.llvmModuleBuilder = buildModule;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Matrix products call the runtime's kernels library; GPU host code
   // calls the mgpu* functions of libtcc_cuda.so.
   std::string kernels = kernelsLibraryPath();
@@ -73,7 +72,15 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
     libraries.push_back(cuda);
   }
   engineOptions.sharedLibPaths = libraries;
-  auto engine = ExecutionEngine::create(module, engineOptions);
+  // Machine code for the same CPU, at LLVM's default code generation
+  // level. Without a machine of its own, create() would make one for the
+  // host (a second CPU and feature lookup) and ignore jitCodeGenOptLevel.
+  std::unique_ptr<llvm::TargetMachine> codegenMachine =
+      hostTargetMachine(module.getLoc(), /*optLevel=*/2, *cpu);
+  if (!codegenMachine)
+    return failure();
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(codegenMachine));
   if (!engine)
     return emitError(module.getLoc())
            << "JIT compilation failed: " << llvm::toString(engine.takeError());
