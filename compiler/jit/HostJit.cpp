@@ -1,6 +1,7 @@
 //===- HostJit.cpp - compile a tc module into callable host code ----------===//
 
 #include "compiler/jit/HostJit.h"
+#include "compiler/jit/CompilePhases.h"
 #include "compiler/jit/EngineLifetime.h"
 #include "compiler/jit/HostTarget.h"
 #include "compiler/jit/ManifestBuilder.h"
@@ -13,10 +14,14 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <optional>
+
 using namespace mlir;
 
 FailureOr<std::shared_ptr<tcc::Program>>
-tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
+tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
+                    CompilePhases *phases) {
+  std::optional<PhaseTimer> mlirTimer(phases ? &phases->mlir : nullptr);
   FailureOr<CpuTarget> cpu = resolveCpuAt(module.getLoc(), options.cpu);
   if (failed(cpu) ||
       failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
@@ -32,6 +37,7 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
   if (failed(manifest) ||
       failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
     return failure();
+  mlirTimer.reset();
 
   // Optimize for the CPU: without its cost model LLVM's vectorizer knows
   // no vector registers and leaves every loop scalar. The runtime checks
@@ -44,11 +50,15 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
   auto buildModule =
       [&](Operation *op,
           llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
+    PhaseTimer timer(phases ? &phases->llvmIr : nullptr);
     return translateAndOptimize(cast<ModuleOp>(op), context, *machine, 3);
   };
+  // Code generation happens in create() and the lookups, around the
+  // module builder's optimization, which is subtracted.
+  PhaseTime jit;
+  std::optional<PhaseTimer> jitTimer(phases ? &jit : nullptr);
   ExecutionEngineOptions engineOptions;
   engineOptions.llvmModuleBuilder = buildModule;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Matrix products call the runtime's kernels library; GPU host code
   // calls the mgpu* functions of libtcc_cuda.so.
   std::string kernels = kernelsLibraryPath();
@@ -62,7 +72,15 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
     libraries.push_back(cuda);
   }
   engineOptions.sharedLibPaths = libraries;
-  auto engine = ExecutionEngine::create(module, engineOptions);
+  // Machine code for the same CPU, at LLVM's default code generation
+  // level. Without a machine of its own, create() would make one for the
+  // host (a second CPU and feature lookup) and ignore jitCodeGenOptLevel.
+  std::unique_ptr<llvm::TargetMachine> codegenMachine =
+      hostTargetMachine(module.getLoc(), /*optLevel=*/2, *cpu);
+  if (!codegenMachine)
+    return failure();
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(codegenMachine));
   if (!engine)
     return emitError(module.getLoc())
            << "JIT compilation failed: " << llvm::toString(engine.takeError());
@@ -78,5 +96,10 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options) {
     program->entries[f.name] = reinterpret_cast<EntryPoint>(*symbol);
   }
   program->code = holdEngine(std::move(*engine));
+  jitTimer.reset();
+  if (phases) {
+    phases->machineCode.wallMs += jit.wallMs - phases->llvmIr.wallMs;
+    phases->machineCode.cpuMs += jit.cpuMs - phases->llvmIr.cpuMs;
+  }
   return program;
 }

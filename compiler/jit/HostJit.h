@@ -3,6 +3,7 @@
 #ifndef TCC_COMPILER_JIT_HOSTJIT_H
 #define TCC_COMPILER_JIT_HOSTJIT_H
 
+#include "compiler/jit/CompilePhases.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "runtime/exec/Program.h"
 
@@ -17,9 +18,11 @@ namespace tcc {
 /// would give the runtime. With `options.target` nvptx the functions run on
 /// a CUDA GPU: the manifest says `target cuda`, every array pointer the
 /// entry points take is a device pointer, and the host code's mgpu* calls
-/// resolve to libtcc_cuda.so (see cudaLibraryPath()).
+/// resolve to libtcc_cuda.so (see cudaLibraryPath()). With `phases`, adds
+/// the time each phase took to it.
 mlir::FailureOr<std::shared_ptr<Program>>
-compileForHost(mlir::ModuleOp module, const PipelineOptions &options = {});
+compileForHost(mlir::ModuleOp module, const PipelineOptions &options = {},
+               CompilePhases *phases = nullptr);
 
 } // namespace tcc
 

@@ -1,6 +1,7 @@
 //===- HostTarget.cpp - LLVM code for the CPU tcc runs on -----------------===//
 
 #include "compiler/jit/HostTarget.h"
+#include "compiler/pipelines/Pipelines.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -58,11 +59,17 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple().str());
   // Every function is compiled for the machine's CPU and its features.
+  // Only the entry points are called from outside: every other function
+  // becomes internal, so that once inlined into its caller (the function
+  // into its C interface, that into the entry point) it is deleted rather
+  // than optimized and compiled to machine code again on its own.
   for (llvm::Function &f : *llvmModule) {
     if (f.isDeclaration())
       continue;
     f.addFnAttr("target-cpu", machine.getTargetCPU());
     f.addFnAttr("target-features", machine.getTargetFeatureString());
+    if (!f.getName().starts_with(entryPointName("")))
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
   if (llvm::Error error =
           makeOptimizingTransformer(optLevel, 0, &machine)(llvmModule.get())) {
