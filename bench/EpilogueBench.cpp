@@ -18,17 +18,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchGraph.h"
 #include "HandGemm.h"
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
 #include "runtime/tcc_runtime.h"
-
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
 #include <chrono>
@@ -68,25 +61,6 @@ template <class T> T check(Result<T> r, const char *what) {
   if (!r.ok())
     die(std::string(what) + ": " + r.status().toString());
   return std::move(r).value();
-}
-
-std::shared_ptr<const Program> compile(const std::string &source) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "bench.tg"), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModule(sourceMgr, &context, InputKind::GraphFile);
-  if (!module)
-    die("the benchmark graph does not parse");
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
-  if (mlir::failed(program))
-    die("the benchmark graph does not compile");
-  return *program;
 }
 
 double now() {
@@ -182,7 +156,9 @@ int main(int argc, char **argv) {
     die("--reps must be positive");
 
   Runtime runtime;
-  if (Status s = runtime.load(compile(kGraph)); !s.ok())
+  if (Status s =
+          runtime.load(bench::compileGraph(kGraph, "tcc-bench-epilogue"));
+      !s.ok())
     die("load: " + s.toString());
   Function *dense = check(runtime.function("dense"), "function");
   Function *mlp = check(runtime.function("mlp"), "function");
