@@ -50,6 +50,12 @@ if os.access(ptxas, os.X_OK):
 else:
     lit_config.note("no ptxas at %s: the PTX assembly tests are unsupported" % ptxas)
 
+# The peers benchmark is not built by every build (scripts/test-sanitized
+# --quick builds the tools and unit tests only): its tests say
+# `REQUIRES: bench-peers`.
+if os.path.exists(os.path.join(config.tcc_tools_dir, "tcc-bench-peers")):
+    config.available_features.add("bench-peers")
+
 # %fake-cuda is the tests' Driver API on host memory (test/cuda/FakeCudaDriver.cpp):
 # with TCC_CUDA_DRIVER=%fake-cuda the host side of GPU programs runs without a
 # GPU. Tests that use it say `REQUIRES: fake-cuda`.
