@@ -4,6 +4,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${TCC_BUILD_DIR:-$root/build}"
+# ccache keys on paths relative to the clone, so that a fresh clone elsewhere
+# (CI's) reuses what another clone on this machine compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 
 "$root/scripts/setup.sh"
 if [ ! -f "$build/build.ninja" ]; then

@@ -62,7 +62,10 @@ static std::string gpuStagePipeline(tcc::Stage s,
            // Integer powers become helper functions, which outlining
            // copies into the GPU module beside the kernels that call them.
            "convert-math-to-funcs,"
-           "canonicalize,cse,func.func(gpu-launch-sink-index-computations),"
+           // Constant globals a kernel reads are copied into the GPU
+           // module (after CSE, which would merge them back).
+           "canonicalize,cse,func.func(gpu-launch-sink-index-computations,"
+           "tcc-gpu-sink-globals),"
            "gpu-kernel-outlining,tcc-gpu-merge-modules";
   if (s != tcc::Stage::LlvmMlir)
     return "";

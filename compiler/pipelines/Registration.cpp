@@ -13,6 +13,7 @@
 #include "compiler/pipelines/GemmEpilogue.h"
 #include "compiler/pipelines/GpuDeviceMemory.h"
 #include "compiler/pipelines/GpuMergeModules.h"
+#include "compiler/pipelines/GpuSinkGlobals.h"
 #include "compiler/pipelines/LinalgToGpu.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "compiler/pipelines/ParallelLoops.h"
@@ -105,6 +106,7 @@ void tcc::registerCompilerPasses() {
     registerPass([] { return tcc::createLinalgToGpuPass(); });
     registerPass([] { return tcc::createGpuDeviceMemoryPass(); });
     registerPass([] { return tcc::createGpuMergeModulesPass(); });
+    registerPass([] { return tcc::createGpuSinkGlobalsPass(); });
     registerPass([] { return tcc::createTransposeIntoMatmulPass(); });
     registerPass([] { return tcc::createEpilogueInPlacePass(); });
     registerPass([] { return tcc::createRowFusionPass(); });

@@ -12,6 +12,11 @@
 // thread count follows the process's CPU affinity and cgroup quota, which
 // libomp ignores. Plain C ABI, pthreads, no libstdc++.
 //
+// Every artifact links its own copy of this file (docs/embedding.md), so its
+// workers run code that dlclose unmaps. They must be gone before that: the
+// library's destructor, which runs at dlclose and at exit, stops and joins
+// them (a worker left spinning in unmapped code crashed hosts at exit).
+//
 //===----------------------------------------------------------------------===//
 
 #include <atomic>
@@ -115,12 +120,18 @@ int chooseThreads() {
 /// runs while the pool is busy) runs its loop alone.
 struct Pool {
   int threads = 1;
-  int started = 0;
+  /// Threads that take chunks, the caller included (1 once stopped).
+  std::atomic<int> started{0};
 
   pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
   pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
   std::atomic<bool> busy{false};
+  /// Set once by stop(): workers return instead of waiting for a loop.
+  std::atomic<bool> stopping{false};
+  /// The workers, joined by stop().
+  pthread_t workers[kMaxThreads];
+  int joinable = 0;
 
   // The current loop.
   std::atomic<uint64_t> generation{0};
@@ -155,22 +166,26 @@ struct Pool {
     }
   }
 
+  bool idle(uint64_t seen) const {
+    return generation.load(std::memory_order_acquire) == seen &&
+           !stopping.load(std::memory_order_acquire);
+  }
+
   void workerLoop() {
     uint64_t seen = 0;
     while (true) {
-      uint64_t now = generation.load(std::memory_order_acquire);
-      for (int i = 0; now == seen && i < kSpins; ++i) {
+      for (int i = 0; idle(seen) && i < kSpins; ++i)
         __builtin_ia32_pause();
-        now = generation.load(std::memory_order_acquire);
-      }
-      if (now == seen) {
+      if (idle(seen)) {
         pthread_mutex_lock(&mutex);
-        while ((now = generation.load(std::memory_order_acquire)) == seen)
+        while (idle(seen))
           pthread_cond_wait(&wake, &mutex);
         pthread_mutex_unlock(&mutex);
       }
-      seen = now;
-      work(now);
+      if (stopping.load(std::memory_order_acquire))
+        return;
+      seen = generation.load(std::memory_order_acquire);
+      work(seen);
     }
   }
 
@@ -183,16 +198,39 @@ struct Pool {
   void start() {
     threads = chooseThreads();
     started = 1;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     for (int i = 1; i < threads; ++i) {
-      pthread_t thread;
-      if (pthread_create(&thread, &attr, startWorker, this) != 0)
+      if (pthread_create(&workers[joinable], nullptr, startWorker, this) != 0)
         break;
+      ++joinable;
       ++started;
     }
-    pthread_attr_destroy(&attr);
+  }
+
+  /// Waits for the loop in flight, if any, then ends and joins the workers.
+  /// Later loops run on their calling thread alone.
+  void stop() {
+    bool expected = false;
+    while (!busy.compare_exchange_weak(expected, true,
+                                       std::memory_order_acquire)) {
+      expected = false;
+      sched_yield();
+    }
+    pthread_mutex_lock(&mutex);
+    stopping.store(true, std::memory_order_release);
+    pthread_cond_broadcast(&wake);
+    pthread_mutex_unlock(&mutex);
+    for (int i = 0; i < joinable; ++i)
+      pthread_join(workers[i], nullptr);
+    joinable = 0;
+    started = 1;
+    busy.store(false, std::memory_order_release);
+  }
+
+  /// In a child of fork() the workers do not exist: forget them.
+  void forgetWorkers() {
+    joinable = 0;
+    started = 1;
+    busy.store(false, std::memory_order_relaxed);
   }
 
   void run(Body b, void *ctx, int64_t count) {
@@ -226,7 +264,17 @@ struct Pool {
 Pool pool;
 pthread_once_t poolOnce = PTHREAD_ONCE_INIT;
 
-void startPool() { pool.start(); }
+void startPool() {
+  pool.start();
+  pthread_atfork(nullptr, nullptr, [] { pool.forgetWorkers(); });
+}
+
+/// Runs at dlclose of the library that holds this copy of the pool, and at
+/// exit: no worker may outlive the code it runs.
+__attribute__((destructor)) void stopPool() {
+  if (pool.joinable > 0)
+    pool.stop();
+}
 
 } // namespace
 

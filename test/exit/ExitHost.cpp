@@ -1,7 +1,10 @@
 //===- ExitHost.cpp - a host that keeps JIT-compiled code until exit ------===//
 
 #include "ExitHost.h"
+#include "StressCheck.h"
 
+#include "compiler/cache/CacheSettings.h"
+#include "compiler/cache/CachedCompile.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/jit/HostJit.h"
 #include "compiler/pipelines/Registration.h"
@@ -25,20 +28,50 @@ func f(x : f32[N, 3]) -> (y : f32[N, 3]) {
 }
 )";
 
+/// The exit stress test (CMakeLists.txt) sets TCC_EXIT_STRESS_GRAPH to
+/// Inputs/stress.tg, and TCC_EXIT_CACHE_DIR to compile through the compile
+/// cache, which loads a shared object as `tcc run` does.
+static const char *stressGraph() {
+  return std::getenv("TCC_EXIT_STRESS_GRAPH");
+}
+
+static mlir::FailureOr<std::shared_ptr<Program>>
+compileModule(mlir::ModuleOp module) {
+  const char *cacheDir = std::getenv("TCC_EXIT_CACHE_DIR");
+  if (!cacheDir)
+    return compileForHost(module);
+  CompileCache cache(cacheDir, kDefaultCacheMaxBytes);
+  mlir::FailureOr<CachedCompileResult> compiled =
+      compileForHostCached(module, cache);
+  if (mlir::failed(compiled))
+    return mlir::failure();
+  return compiled->program;
+}
+
 Compiled compile() {
   mlir::DialectRegistry registry;
   registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(kSource, "exit.tg"), llvm::SMLoc());
+  if (const char *path = stressGraph()) {
+    auto file = llvm::MemoryBuffer::getFile(path);
+    if (!file) {
+      std::fprintf(stderr, "cannot read %s\n", path);
+      std::exit(2);
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  } else {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(kSource, "exit.tg"),
+        llvm::SMLoc());
+  }
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       parseModule(sourceMgr, &context, InputKind::GraphFile);
   if (!module)
     std::exit(2);
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
+  mlir::FailureOr<std::shared_ptr<Program>> program = compileModule(*module);
   if (mlir::failed(program))
     std::exit(2);
   Compiled compiled;
@@ -52,6 +85,8 @@ Compiled compile() {
 }
 
 bool callAndCheck(Compiled &compiled) {
+  if (stressGraph())
+    return callStressGraph(*compiled.runtime);
   Result<Function *> f = compiled.runtime->function("f");
   if (!f.ok()) {
     std::fprintf(stderr, "%s\n", f.status().message().c_str());
