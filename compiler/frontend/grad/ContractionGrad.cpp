@@ -22,6 +22,22 @@ TensorRef swapLastTwo(GradContext &c, TensorRef x) {
   return c.builder.transpose(c.loc, x, perm);
 }
 
+/// All dimensions of `shape` but the last as one (`[B, T, C]` gives `B*T`),
+/// or std::nullopt when one of them is anonymous.
+std::optional<tc::Dim> rowsOf(const tc::Shape &shape) {
+  tc::DimProduct rows;
+  for (const tc::Dim &d : ArrayRef<tc::Dim>(shape).drop_back()) {
+    std::optional<tc::DimProduct> factor = tc::productOf(d);
+    if (!factor)
+      return std::nullopt;
+    std::optional<tc::DimProduct> product = tc::multiply(rows, *factor);
+    if (!product)
+      return std::nullopt;
+    rows = *product;
+  }
+  return tc::productDim(rows);
+}
+
 /// C = A B: dA = dC B^T, dB = A^T dC, each summed over the batch axes its
 /// operand was broadcast along.
 LogicalResult matmulRule(GradContext &c, Operation *op, TensorRef dy,
@@ -30,9 +46,22 @@ LogicalResult matmulRule(GradContext &c, Operation *op, TensorRef dy,
   if (c.needs(0))
     dx[0] =
         c.unbroadcast(c.builder.matmul(c.loc, dy, swapLastTwo(c, b)), a.shape);
-  if (c.needs(1))
-    dx[1] =
-        c.unbroadcast(c.builder.matmul(c.loc, swapLastTwo(c, a), dy), b.shape);
+  if (!c.needs(1))
+    return success();
+  // [..., M, K] x [K, N]: dB = A^T dC over all rows at once, one 2-D
+  // product of the rows [R, K] and [R, N]; a batched product summed over
+  // the batch held a [..., K, N] temporary and left BLAS.
+  std::optional<tc::Dim> rows;
+  if (a.shape.size() >= 3 && b.shape.size() == 2)
+    rows = rowsOf(a.shape);
+  if (rows) {
+    TensorRef aRows = c.builder.reshape(c.loc, a, {*rows, a.shape.back()});
+    TensorRef dyRows = c.builder.reshape(c.loc, dy, {*rows, dy.shape.back()});
+    dx[1] = c.builder.matmul(c.loc, swapLastTwo(c, aRows), dyRows);
+    return success();
+  }
+  dx[1] =
+      c.unbroadcast(c.builder.matmul(c.loc, swapLastTwo(c, a), dy), b.shape);
   return success();
 }
 

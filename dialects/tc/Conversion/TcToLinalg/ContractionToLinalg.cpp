@@ -1,8 +1,10 @@
 //===- ContractionToLinalg.cpp - matmul and softmax to linalg -------------===//
 //
-// matmul uses the named ops where they fit (2-D: linalg.matmul; rank 3 with
+// matmul uses the named ops where they fit (2-D: linalg.matmul; rank >= 3
+// by a matrix: the rows collapsed into one 2-D linalg.matmul; rank 3 with
 // the same batch size: linalg.batch_matmul), so that later passes can match
-// them to library calls or tiled kernels; every other case (a 2-D operand
+// them to library calls or tiled kernels, and elementwise fusion, which only
+// fuses generics, leaves them whole; every other case (a 2-D operand
 // against a batched one, broadcast batch dimensions, rank > 3) is one
 // linalg.generic with broadcasting batch maps. softmax and log_softmax are a
 // max reduction, a sum-of-exp reduction and one elementwise generic.
@@ -82,6 +84,39 @@ AffineMap getMatmulOperandMap(RankedTensorType type,
   return AffineMap::get(batchRank + 3, /*symbolCount=*/0, exprs, ctx);
 }
 
+/// `[..., M, K] x [K, N]` as the 2-D product `[(... * M), K] x [K, N]` of the
+/// rows, expanded back to `[..., M, N]`: the code a user's hand-written
+/// reshapes give. As a generic contraction it took elementwise producers
+/// into its body (`matmul(x * 2, W)`) or was cut into panels around an
+/// epilogue (`matmul(x, W) + b`), and left BLAS for loops 100x slower.
+Value lowerRowsProduct(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                       RankedTensorType resultType) {
+  int64_t rank = tensorType(lhs).getRank();
+  ReassociationIndices rows;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    rows.push_back(d);
+  SmallVector<ReassociationIndices> groups = {rows, {rank - 1}};
+  Value collapsed = b.create<tensor::CollapseShapeOp>(loc, lhs, groups);
+  Value zero = createScalar(b, loc, resultType.getElementType(), 0.0);
+  Value init = createFilled(b, loc,
+                            {tensor::getMixedSize(b, loc, collapsed, 0),
+                             tensor::getMixedSize(b, loc, rhs, 1)},
+                            zero);
+  Value product =
+      b.create<linalg::MatmulOp>(loc, TypeRange{init.getType()},
+                                 ValueRange{collapsed, rhs}, ValueRange{init})
+          .getResult(0);
+  // tensor.reshape, as a hand-written reshape gives: MLIR 19 bufferizes a
+  // tensor.expand_shape of several dynamic sizes in one group by inferring
+  // them, which it cannot, and crashes.
+  SmallVector<Value> shape;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    shape.push_back(b.createOrFold<tensor::DimOp>(loc, lhs, d));
+  shape.push_back(b.createOrFold<tensor::DimOp>(loc, rhs, 1));
+  Value shapeTensor = b.create<tensor::FromElementsOp>(loc, shape);
+  return b.create<tensor::ReshapeOp>(loc, resultType, product, shapeTensor);
+}
+
 struct MatmulLowering : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -94,6 +129,11 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     RankedTensorType resultType = op.getType();
     Type elementType = resultType.getElementType();
 
+    if (lhsType.getRank() >= 3 && rhsType.getRank() == 2) {
+      rewriter.replaceOp(op,
+                         lowerRowsProduct(rewriter, loc, lhs, rhs, resultType));
+      return success();
+    }
     Value zero = createScalar(rewriter, loc, elementType, 0.0);
     Value init =
         createFilled(rewriter, loc,
