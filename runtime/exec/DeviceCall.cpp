@@ -53,8 +53,8 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
                              "' runs on CUDA: " + cuda.status().message());
   Device &device = *cuda.value();
 
-  // 1. Check every input and variable (CallPlan.h); nothing changes before
-  // all pass.
+  // 1. Check every input and variable (InputChecks.h, CallPlan.h); nothing
+  // changes before all pass.
   std::vector<const Value *> user;
   TCC_RETURN_IF_ERROR(checkInputs(spec_, inputs, device, user));
   size_t numArgs = spec_.args.size();
