@@ -5,8 +5,8 @@
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
+#include "runtime/core/RuntimeFiles.h"
 #include "runtime/loader/ManifestText.h"
-#include "runtime/loader/RuntimeFiles.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"

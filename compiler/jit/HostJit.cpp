@@ -7,7 +7,7 @@
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
-#include "runtime/loader/RuntimeFiles.h"
+#include "runtime/core/RuntimeFiles.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"

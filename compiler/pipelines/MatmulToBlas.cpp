@@ -1,7 +1,7 @@
 //===- MatmulToBlas.cpp - route matrix products to OpenBLAS ---------------===//
 
 #include "compiler/pipelines/MatmulToBlas.h"
-#include "runtime/loader/RuntimeFiles.h"
+#include "runtime/core/RuntimeFiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -15,7 +15,7 @@ std::unique_ptr<mlir::Pass> createMatmulToBlasPass();
 
 /// Where the kernels library that the JIT loads is: $TCC_KERNELS_LIBRARY,
 /// else libtcc_kernels.so beside the runtime library (build/lib, or PREFIX/lib
-/// when installed; runtime/loader/RuntimeFiles.h).
+/// when installed; runtime/core/RuntimeFiles.h).
 std::string kernelsLibraryPath();
 
 /// The kernels as an archive, which shared-object artifacts link in:

@@ -11,8 +11,9 @@
 // matches one would pass them again.
 //
 // The host and device paths of Function::call (Function.cpp,
-// DeviceCall.cpp) both start here: buildCallPlan checks the inputs, and
-// checkSharedArguments the shared variables.
+// DeviceCall.cpp) both start here, after InputChecks.h: buildCallPlan checks
+// the inputs' dtypes and shapes, and checkSharedArguments the shared
+// variables.
 //
 //===----------------------------------------------------------------------===//
 

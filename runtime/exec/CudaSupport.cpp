@@ -1,7 +1,7 @@
 //===- CudaSupport.cpp - the CUDA device, opened on first use -------------===//
 
 #include "runtime/exec/CudaSupport.h"
-#include "runtime/loader/RuntimeFiles.h"
+#include "runtime/core/RuntimeFiles.h"
 
 #include <dlfcn.h>
 

@@ -4,7 +4,9 @@
 // check everything, lock the variables, place the inputs on the device,
 // provide output buffers there, run the compiled host side (which launches
 // the kernels and waits for them), and hand the outputs back as device
-// arrays or host copies. The rules are listed in Function.h.
+// arrays or host copies. The rules are listed in Function.h. The checks and
+// locks are the host path's own (InputChecks.h, CallPlan.h, lockForCall):
+// what differs is where the memory is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,10 +14,9 @@
 #include "runtime/exec/CudaSupport.h"
 #include "runtime/exec/Function.h"
 #include "runtime/exec/IndexChecks.h"
+#include "runtime/exec/InputChecks.h"
 #include "runtime/exec/MemrefDescriptor.h"
 #include "runtime/exec/Runtime.h"
-
-#include <optional>
 
 namespace tcc {
 namespace {
@@ -44,12 +45,7 @@ Result<DeviceArray> managedDeviceCopy(Device &device, const Value &value,
 
 Result<std::vector<Value>>
 Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
-  size_t numInputs = spec_.numInputs();
-  if (inputs.size() != numInputs)
-    return Status::error(ErrorCode::InvalidArgument,
-                         "'" + spec_.name + "' takes " +
-                             std::to_string(numInputs) + " inputs, got " +
-                             std::to_string(inputs.size()));
+  TCC_RETURN_IF_ERROR(checkInputCount(spec_, inputs.size()));
   Result<Device *> cuda = cudaDevice();
   if (!cuda.ok())
     return Status::error(cuda.status().code(),
@@ -57,36 +53,24 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
                              "' runs on CUDA: " + cuda.status().message());
   Device &device = *cuda.value();
 
-  // 1. Check every input and variable (CallPlan.h); nothing changes before
-  // all pass.
+  // 1. Check every input and variable (InputChecks.h, CallPlan.h); nothing
+  // changes before all pass.
+  std::vector<const Value *> user;
+  TCC_RETURN_IF_ERROR(checkInputs(spec_, inputs, device, user));
   size_t numArgs = spec_.args.size();
-  std::vector<const Value *> user(numArgs, nullptr);
   std::vector<DeviceArray> args(numArgs);
-  std::vector<bool> written = writtenArguments(spec_);
+  std::vector<bool> written = written_;
   std::vector<SharedVariable *> vars;
   std::vector<size_t> varArgs;
   std::vector<InputType> types;
-  size_t next = 0;
+  types.reserve(inputs.size());
   for (size_t i = 0; i < numArgs; ++i) {
-    const ArgSpec &a = spec_.args[i];
-    if (a.role != ArgRole::Input)
+    if (!user[i])
       continue;
-    const Value &value = inputs[next++];
-    if (value.isNull())
-      return Status::error(ErrorCode::InvalidArgument,
-                           "input '" + a.name + "' of '" + spec_.name +
-                               "' is an empty array handle");
-    if (!value.isHostArray() && &value.device() != &device)
-      return Status::error(ErrorCode::Unsupported,
-                           "input '" + a.name + "' of '" + spec_.name +
-                               "' is in the memory of " +
-                               value.device().name() + "; '" + spec_.name +
-                               "' runs on " + device.name());
-    types.push_back({value.dtype(), &value.shape()});
-    user[i] = &value;
+    types.push_back({user[i]->dtype(), &user[i]->shape()});
     // A host input reaches the code as an upload: the caller's memory is
     // out of reach, so only a device input can be written.
-    written[i] = written[i] && !value.isHostArray();
+    written[i] = written[i] && !user[i]->isHostArray();
   }
   // The compiled code's temporaries come from the device's caching
   // allocator, which reports its own failures.
@@ -102,11 +86,7 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
   Footprint footprint;
 
   // 2. Shared variables, locked in a fixed order for the whole call.
-  auto locks = SharedStore::lockInOrder(vars);
-  std::optional<std::lock_guard<std::mutex>> outputLock;
-  for (const OutputSpec &o : spec_.outputs)
-    if (o.borrow && !outputLock)
-      outputLock.emplace(outputMutex_);
+  CallLocks locks = lockForCall(vars);
   for (size_t k = 0; k < vars.size(); ++k) {
     TCC_ASSIGN_OR_RETURN(
         args[varArgs[k]],
@@ -192,13 +172,9 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
   // Functions that check ids copy what their check kernels found here, in
   // host memory, and return before launching anything that writes when an
   // id is bad (IndexChecks.h).
-  CheckRecord record{};
-  MemrefDescriptorList recordDescriptor;
-  if (!spec_.indexChecks.empty()) {
-    recordDescriptor.reserve(1, 1);
-    recordDescriptor.add(record.data(), Shape{4});
-    pointers.push_back(recordDescriptor.pointers()[0]);
-  }
+  CheckRecordArgument check;
+  if (!spec_.indexChecks.empty())
+    pointers.push_back(check.descriptor);
   clearCudaCodeError();
   entry_(pointers.data());
   Status failed = takeCudaCodeError();
@@ -208,7 +184,7 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     return Status::error(failed.code(), "call of '" + spec_.name + "' on " +
                                             device.name() + ": " +
                                             failed.message());
-  TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, record));
+  TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, check.record));
 
   // 6. Results: the device arrays themselves, or host copies.
   std::vector<Value> results;

@@ -18,6 +18,7 @@
 #include "runtime/exec/CallPlan.h"
 #include "runtime/exec/Function.h"
 #include "runtime/exec/IndexChecks.h"
+#include "runtime/exec/InputChecks.h"
 #include "runtime/exec/Runtime.h"
 
 #include <algorithm>
@@ -138,7 +139,8 @@ bool Function::fastCall(const std::vector<Array> &inputs,
   for (size_t k = 0; k < count; ++k) {
     const Array &in = inputs[k];
     size_t arg = inputArg[k];
-    if (in.isNull() || &in.buffer()->device() != host ||
+    const Device *where = in.isNull() ? nullptr : &in.buffer()->device();
+    if (inputFault(where, *host) != InputFault::None ||
         !same(in.strides(), plan->strides[arg]))
       return false;
     auto begin = reinterpret_cast<uintptr_t>(in.buffer()->data()) +
@@ -215,11 +217,9 @@ bool Function::fastCall(const std::vector<Array> &inputs,
     heapPointers.resize(numArgs + 1);
     pointers = heapPointers.data();
   }
-  CheckRecord record{};
-  auto recordAddress = reinterpret_cast<int64_t>(record.data());
-  int64_t recordWords[5] = {recordAddress, recordAddress, 0, 4, 1};
+  CheckRecordArgument check;
   if (checksIds)
-    pointers[numArgs] = recordWords;
+    pointers[numArgs] = check.descriptor;
   std::memcpy(words, plan->descriptorWords.data(), wordCount * sizeof(int64_t));
   auto bind = [&](size_t arg, void *data) {
     int64_t *w = words + plan->descriptorStarts[arg];
@@ -297,7 +297,7 @@ bool Function::fastCall(const std::vector<Array> &inputs,
   if (checksIds) {
     // A bad id: the code wrote nothing; the outputs handed out are dropped
     // so that no caller reads what was never computed.
-    if (Status bad = checkRecordStatus(spec_, record); !bad.ok()) {
+    if (Status bad = checkRecordStatus(spec_, check.record); !bad.ok()) {
       for (size_t o = 0; o < numOutputs; ++o)
         outputs[o] = Array();
       status = bad;

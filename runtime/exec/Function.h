@@ -116,7 +116,6 @@ public:
   MemoryCounters &counters() const { return *counters_; }
 
 private:
-  struct CallState;
   /// Bytes one call allocated, and bytes it did not need to allocate
   /// because something was computed in place or reused.
   struct Footprint {
@@ -134,8 +133,6 @@ private:
   /// `hostResults`, every output comes back as a host array.
   Result<std::vector<Value>> callOnDevice(const std::vector<Value> &inputs,
                                           bool hostResults);
-  Status debugBefore(CallState &call);
-  Status debugAfter(CallState &call, std::vector<Array> &results);
   /// The plan of a signature seen before, or null.
   const CallPlan *findPlan(const Array *inputs, size_t count) const;
   /// The plan of `inputs`' signature: found, or built and kept (in
@@ -153,6 +150,15 @@ private:
   void keepSharedArgs(uint64_t generation,
                       const std::vector<SharedVariable *> &vars,
                       const std::vector<size_t> &varArgs);
+  /// The locks a call holds from its checks to its end: its shared
+  /// variables' (SharedStore::lockInOrder) and, when an output is borrowed,
+  /// outputMutex_ (released first).
+  struct CallLocks {
+    std::vector<std::unique_lock<std::mutex>> variables;
+    std::unique_lock<std::mutex> outputs;
+  };
+  /// Takes the locks of a general or device call that takes `vars`.
+  CallLocks lockForCall(const std::vector<SharedVariable *> &vars);
   /// The host path for every call.
   Status callGeneral(const std::vector<Array> &inputs,
                      std::vector<Array> &outputs);

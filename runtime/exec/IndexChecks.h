@@ -1,5 +1,4 @@
-//===- IndexChecks.h - the check record that compiled code leaves -*- C++
-//-*-===//
+//===- IndexChecks.h - the record that compiled id checks leave -*- C++ -*-===//
 //
 // Functions that gather at ids check every id in a prologue of their own
 // compiled code and return before writing anything when one is bad
@@ -20,6 +19,23 @@ namespace tcc {
 
 /// [check number from 1 (0: every id good), id, position, bound].
 using CheckRecord = std::array<int64_t, 4>;
+
+/// A zeroed record as the argument that follows a checking function's own:
+/// a memref<4xi64> descriptor (allocated and aligned pointer, offset, size,
+/// stride) over it. On the caller's stack for the call; not copyable, since
+/// the descriptor points into it. No heap: the fast path makes one per call.
+struct CheckRecordArgument {
+  CheckRecord record{};
+  int64_t descriptor[5];
+
+  CheckRecordArgument()
+      : descriptor{address(), address(), 0, int64_t(record.size()), 1} {}
+  CheckRecordArgument(const CheckRecordArgument &) = delete;
+  CheckRecordArgument &operator=(const CheckRecordArgument &) = delete;
+
+private:
+  int64_t address() { return reinterpret_cast<int64_t>(record.data()); }
+};
 
 /// Success for a clear record; otherwise the error that names the function,
 /// the op, its location, the bad id, where it sits among the ids, and the

@@ -4,13 +4,13 @@
 #define TCC_RUNTIME_EXEC_RUNTIME_H
 
 #include "runtime/core/SharedStore.h"
+#include "runtime/exec/DebugMode.h"
 #include "runtime/exec/Function.h"
 #include "runtime/exec/Program.h"
 
 #include <atomic>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,45 +26,8 @@ struct RuntimeOptions {
   /// them); borrowed inputs that are not outputs are poisoned (NaN for
   /// floats, 0xA5 bytes otherwise) after the call. A violation makes the
   /// call return an Aliasing error. Also turned on by TCC_DEBUG=1 in the
-  /// environment.
+  /// environment. The checks are in DebugMode.h.
   bool debug = false;
-};
-
-/// True when the environment asks for debug mode (TCC_DEBUG set to a
-/// value other than "", "0", "false", "off" or "no").
-bool debugRequestedByEnvironment();
-
-/// Debug mode's memory of the borrowed outputs handed to the user. Each
-/// borrowed output of a debug-mode call has a Buffer object of its own
-/// (aliasing the function's reusable memory), so a stale result and a fresh
-/// one over the same bytes are told apart.
-class BorrowTracker {
-public:
-  /// Aliasing error when `array` views a borrowed output that a later call
-  /// has made stale; `use` says how the array was reached ("input 'x' of
-  /// 'f'").
-  Status check(const Array &array, const std::string &use) const;
-  /// A call starts: checks its inputs, then (when they are fine) marks every
-  /// borrowed output recorded so far stale, all under one lock.
-  Status beginCall(const std::vector<Array> &inputs,
-                   const std::vector<std::string> &uses);
-  /// Records a borrowed output that stays valid until the next call starts.
-  void addFresh(const Array &array, std::string what);
-  /// Number of records (live borrowed outputs seen by debug mode).
-  size_t size() const;
-
-private:
-  struct Record {
-    std::weak_ptr<Buffer> buffer;
-    const Buffer *raw = nullptr;
-    ByteRange range;
-    bool stale = false;
-    std::string what;
-  };
-  Status checkLocked(const Array &array, const std::string &use) const;
-
-  mutable std::mutex mutex_;
-  std::vector<Record> records_;
 };
 
 /// Owns the shared-variable store (the managed memory space), the counters,

@@ -1,6 +1,6 @@
 //===- RuntimeFiles.cpp - the files that live beside the runtime ----------===//
 
-#include "runtime/loader/RuntimeFiles.h"
+#include "runtime/core/RuntimeFiles.h"
 
 #include <cstdlib>
 #include <dlfcn.h>

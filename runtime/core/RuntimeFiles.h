@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TCC_RUNTIME_LOADER_RUNTIMEFILES_H
-#define TCC_RUNTIME_LOADER_RUNTIMEFILES_H
+#ifndef TCC_RUNTIME_CORE_RUNTIMEFILES_H
+#define TCC_RUNTIME_CORE_RUNTIMEFILES_H
 
 #include <string>
 
@@ -29,4 +29,4 @@ std::string cudaLibraryPath();
 
 } // namespace tcc
 
-#endif // TCC_RUNTIME_LOADER_RUNTIMEFILES_H
+#endif // TCC_RUNTIME_CORE_RUNTIMEFILES_H
