@@ -2,13 +2,7 @@
 
 #include "ExitHost.h"
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
+#include "compiler/driver/Compiler.h"
 
 #include <cmath>
 #include <cstdio>
@@ -26,19 +20,8 @@ func f(x : f32[N, 3]) -> (y : f32[N, 3]) {
 )";
 
 Compiled compile() {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(kSource, "exit.tg"), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModule(sourceMgr, &context, InputKind::GraphFile);
-  if (!module)
-    std::exit(2);
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
+  mlir::FailureOr<std::shared_ptr<Program>> program =
+      Compiler().compileText(kSource, "exit.tg");
   if (mlir::failed(program))
     std::exit(2);
   Compiled compiled;
