@@ -73,6 +73,8 @@ struct tcc::Compiler::State {
   bool parsed = false;
 };
 
+tcc::Compiler::Compiler() : Compiler(CompilerOptions()) {}
+
 tcc::Compiler::Compiler(CompilerOptions options)
     : state(std::make_unique<State>(std::move(options))) {
   state->context.loadAllAvailableDialects();

@@ -94,7 +94,11 @@ struct CompileReport {
 /// compiles outlive it.
 class Compiler {
 public:
-  explicit Compiler(CompilerOptions options = {});
+  /// With the default options. (Defined apart, not as a default argument:
+  /// GCC 12 warns, falsely, that the temporary options may be used
+  /// uninitialized in a host built with -Wall.)
+  Compiler();
+  explicit Compiler(CompilerOptions options);
   ~Compiler();
   Compiler(Compiler &&) noexcept;
   Compiler &operator=(Compiler &&) noexcept;
