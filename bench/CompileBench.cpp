@@ -18,17 +18,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/driver/LoadModule.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/jit/CompilePhases.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -67,27 +62,20 @@ double median(std::vector<double> values) {
   return values.empty() ? 0 : values[values.size() / 2];
 }
 
-/// One compile: a fresh context, parse, then compileForHost timed.
+/// One compile: a fresh context, parse, then the JIT compile timed.
 struct Sample {
   tcc::PhaseTime total;
   tcc::CompilePhases phases;
 };
 
-Sample compileOnce(const DialectRegistry &registry, const Graph &graph) {
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(graph.text, graph.name),
-      llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = tcc::parseModule(
-      sourceMgr, &context, tcc::InputKind::GraphFile, graph.name);
+Sample compileOnce(const Graph &graph) {
+  tcc::Compiler compiler;
+  OwningOpRef<ModuleOp> module = compiler.parseText(graph.text, graph.name);
   if (!module)
     std::exit(1);
   Sample sample;
   double wall = tcc::wallMs(), cpu = tcc::processCpuMs();
-  if (failed(tcc::compileForHost(*module, {}, &sample.phases)))
+  if (failed(compiler.compile(*module, nullptr, &sample.phases)))
     std::exit(1);
   sample.total.wallMs = tcc::wallMs() - wall;
   sample.total.cpuMs = tcc::processCpuMs() - cpu;
@@ -121,8 +109,6 @@ void printRow(llvm::StringRef name, const std::vector<Sample> &samples,
 
 int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "cold compile latency, in process\n");
-  DialectRegistry registry;
-  tcc::registerCompilerDialects(registry);
 
   std::vector<Graph> graphs = {
       {"mlp.tg", readFile(TCC_EXAMPLES_DIR "/mlp.tg"), 150},
@@ -141,7 +127,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "tcc-bench-compile: no graph named " << only << "...\n";
     return 1;
   }
-  Sample first = compileOnce(registry, graphs[0]);
+  Sample first = compileOnce(graphs[0]);
   llvm::outs() << "cold compile in process, compile cache off, median of "
                << reps << " (CPU = the process's CPU time, all threads)\n"
                << llvm::left_justify("graph", 22)
@@ -150,7 +136,7 @@ int main(int argc, char **argv) {
   for (const Graph &graph : graphs) {
     std::vector<Sample> samples;
     for (unsigned i = 0; i < reps; ++i)
-      samples.push_back(compileOnce(registry, graph));
+      samples.push_back(compileOnce(graph));
     printRow(graph.name, samples, graph.targetMs);
   }
   return 0;

@@ -17,22 +17,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/cache/CacheKey.h"
-#include "compiler/cache/CachedCompile.h"
 #include "compiler/cache/CompileCache.h"
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/pipelines/MatmulToBlas.h"
-#include "compiler/pipelines/Registration.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
@@ -69,44 +62,46 @@ double median(std::vector<double> values) {
   return values.empty() ? 0 : values[values.size() / 2];
 }
 
+/// The front door's options: with `cacheDir`, the compile cache there; the
+/// kernels library is never preloaded, since the fresh-process rows time
+/// loading it.
+tcc::CompilerOptions compilerOptions(const std::string &cacheDir) {
+  tcc::CompilerOptions options;
+  options.toolName = "tcc-bench-compile-cache";
+  options.preloadKernels = false;
+  if (!cacheDir.empty()) {
+    options.cache.enabled = true;
+    options.cache.directory = cacheDir;
+    options.cache.maxBytes = uint64_t(1) << 30;
+  }
+  return options;
+}
+
 /// One parsed graph with its own context.
 struct Parsed {
-  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<tcc::Compiler> compiler;
   OwningOpRef<ModuleOp> module;
 };
 
-Parsed parse(const DialectRegistry &registry) {
+Parsed parse(const std::string &cacheDir = "") {
   Parsed p;
-  p.context = std::make_unique<MLIRContext>(registry);
-  p.context->loadAllAvailableDialects();
-  std::string message;
-  auto file = llvm::MemoryBuffer::getFile(graphPath.getValue());
-  if (!file) {
-    llvm::errs() << "cannot read " << graphPath << "\n";
-    std::exit(1);
-  }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, p.context.get());
-  p.module = tcc::parseModule(sourceMgr, p.context.get(),
-                              tcc::InputKind::GraphFile, graphPath);
+  p.compiler = std::make_unique<tcc::Compiler>(compilerOptions(cacheDir));
+  p.module = p.compiler->parseFile(graphPath);
   if (!p.module)
     std::exit(1);
   return p;
 }
 
-/// Parse, then time the cache from lookup to a callable program.
-double timeCachedCompile(const DialectRegistry &registry,
-                         tcc::CompileCache &cache, bool expectHit) {
-  Parsed p = parse(registry);
-  tcc::CachedCompileOptions options;
-  options.source = graphPath;
+/// Parse, then time the cache in `cacheDir` from lookup to a callable
+/// program.
+double timeCachedCompile(const std::string &cacheDir, bool expectHit) {
+  Parsed p = parse(cacheDir);
+  tcc::CompileReport report;
   auto start = Clock::now();
-  FailureOr<tcc::CachedCompileResult> result =
-      tcc::compileForHostCached(*p.module, cache, options);
+  FailureOr<std::shared_ptr<tcc::Program>> program =
+      p.compiler->compile(*p.module, &report);
   double ms = msSince(start);
-  if (failed(result) || !result->program ||
-      (result->lookup == tcc::CacheLookup::Outcome::Hit) != expectHit) {
+  if (failed(program) || !*program || report.cacheHit != expectHit) {
     llvm::errs() << "unexpected cache outcome\n";
     std::exit(1);
   }
@@ -151,15 +146,11 @@ void row(llvm::StringRef what, double ms, double cold) {
 int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "cold compile against a compile-cache hit\n");
-  DialectRegistry registry;
-  tcc::registerCompilerDialects(registry);
-
   if (!hitOnce.empty()) {
     if (preloadKernels)
       dlopen(tcc::kernelsLibraryPath().c_str(), RTLD_NOW | RTLD_GLOBAL);
-    tcc::CompileCache cache(hitOnce, uint64_t(1) << 30);
-    llvm::outs() << llvm::format("%.4f", timeCachedCompile(registry, cache,
-                                                           /*expectHit=*/true))
+    llvm::outs() << llvm::format("%.4f",
+                                 timeCachedCompile(hitOnce, /*expectHit=*/true))
                  << "\n";
     return 0;
   }
@@ -176,21 +167,20 @@ int main(int argc, char **argv) {
   std::vector<double> parseMs;
   for (unsigned i = 0; i < reps; ++i) {
     auto start = Clock::now();
-    Parsed p = parse(registry);
+    Parsed p = parse();
     parseMs.push_back(msSince(start));
   }
 
   // Cold: a miss in an empty cache, every repetition.
   std::vector<double> cold, jit;
   for (unsigned i = 0; i < reps; ++i) {
-    tcc::CompileCache cache(dir.str().str(), uint64_t(1) << 30);
-    (void)cache.clear();
-    cold.push_back(timeCachedCompile(registry, cache, /*expectHit=*/false));
+    (void)tcc::CompileCache(dir.str().str(), uint64_t(1) << 30).clear();
+    cold.push_back(timeCachedCompile(dir.str().str(), /*expectHit=*/false));
   }
   for (unsigned i = 0; i < reps; ++i) {
-    Parsed p = parse(registry);
+    Parsed p = parse();
     auto start = Clock::now();
-    if (failed(tcc::compileForHost(*p.module)))
+    if (failed(p.compiler->compile(*p.module)))
       return 1;
     jit.push_back(msSince(start));
   }
@@ -200,10 +190,9 @@ int main(int argc, char **argv) {
     fresh.push_back(freshProcessHit(self, dir.str().str(), false));
     freshPreloaded.push_back(freshProcessHit(self, dir.str().str(), true));
   }
-  tcc::CompileCache cache(dir.str().str(), uint64_t(1) << 30);
   for (unsigned i = 0; i < reps; ++i)
-    warm.push_back(timeCachedCompile(registry, cache, /*expectHit=*/true));
-  (void)cache.clear();
+    warm.push_back(timeCachedCompile(dir.str().str(), /*expectHit=*/true));
+  (void)tcc::CompileCache(dir.str().str(), uint64_t(1) << 30).clear();
   llvm::sys::fs::remove(dir);
 
   double coldMs = median(cold);

@@ -5,6 +5,7 @@
 #define TCC_COMPILER_TCC_COMPILER_H
 
 #include "compiler/aot/Artifact.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/frontend/GraphBuilder.h"
 #include "compiler/jit/HostJit.h"

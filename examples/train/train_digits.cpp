@@ -7,10 +7,6 @@
 // class ids. The host only shuffles, slices mini-batches and counts.
 #include <tcc/compiler/tcc_compiler.h>
 
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -66,26 +62,11 @@ int fail(const tcc::Status &s) {
 
 /// Compiles the graph file for this CPU; null after printing errors.
 std::shared_ptr<tcc::Program> compile(const char *path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path);
-  if (!file) {
-    std::fprintf(stderr, "train_digits: cannot read %s: %s\n", path,
-                 file.getError().message().c_str());
-    return nullptr;
-  }
-  mlir::DialectRegistry registry;
-  tcc::registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      tcc::parseModule(sourceMgr, &context, tcc::InputKind::GraphFile, path);
-  if (!module)
-    return nullptr;
+  tcc::CompilerOptions options;
+  options.toolName = "train_digits"; // "train_digits: error: cannot open ..."
+  tcc::Compiler compiler(std::move(options));
   mlir::FailureOr<std::shared_ptr<tcc::Program>> program =
-      tcc::compileForHost(*module);
+      compiler.compileFile(path);
   return mlir::succeeded(program) ? *program : nullptr;
 }
 

@@ -1,14 +1,9 @@
 //===- CacheTestSupport.cpp - graphs and directories for cache tests ------===//
 
 #include "test/cache/CacheTestSupport.h"
-#include "compiler/driver/LoadModule.h"
-#include "compiler/pipelines/Registration.h"
 #include "runtime/exec/Runtime.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <catch2/catch.hpp>
 
@@ -24,17 +19,8 @@ func affine(x : f32[N]) -> (y : f32[N]) {
 )";
 
 ParsedGraph parseGraph(const std::string &text) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
   ParsedGraph graph;
-  graph.context = std::make_unique<mlir::MLIRContext>(registry);
-  graph.context->loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "test.tg"), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, graph.context.get());
-  graph.module =
-      parseModule(sourceMgr, graph.context.get(), InputKind::GraphFile);
+  graph.module = graph.compiler.parseText(text, "test.tg");
   REQUIRE(graph.module);
   return graph;
 }

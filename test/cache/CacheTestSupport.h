@@ -4,10 +4,10 @@
 #ifndef TCC_TEST_CACHE_CACHETESTSUPPORT_H
 #define TCC_TEST_CACHE_CACHETESTSUPPORT_H
 
+#include "compiler/driver/Compiler.h"
 #include "runtime/exec/Program.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
@@ -18,7 +18,7 @@ namespace tcc::test {
 
 /// A graph parsed from text into its own context; REQUIREs success.
 struct ParsedGraph {
-  std::unique_ptr<mlir::MLIRContext> context;
+  Compiler compiler; ///< owns the context, so it is declared first
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 ParsedGraph parseGraph(const std::string &text);

@@ -5,16 +5,11 @@
 
 #include "test/reference/Interpreter.h"
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
+#include "compiler/driver/Compiler.h"
 #include "dialects/tc/IR/TcDialect.h"
 #include "runtime/exec/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
@@ -249,7 +244,7 @@ private:
   double updateErr(size_t function, const std::string &var) const;
 
   const ProgramText &program_;
-  std::unique_ptr<mlir::MLIRContext> context_;
+  std::unique_ptr<Compiler> compiler_;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   std::shared_ptr<Program> compiled_;
   std::unique_ptr<reference::Interpreter> interpreter_;
@@ -269,21 +264,14 @@ public:
 };
 
 void Session::parse() {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  context_ = std::make_unique<mlir::MLIRContext>(
-      registry, mlir::MLIRContext::Threading::DISABLED);
-  context_->loadAllAvailableDialects();
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(program_.print(), "difftest.tg"),
-      llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, context_.get(), os);
-  module_ = parseModule(sourceMgr, context_.get(), InputKind::GraphFile);
+  CompilerOptions options;
+  options.diagnostics = DiagnosticMode::Capture;
+  options.threading = false;
+  compiler_ = std::make_unique<Compiler>(std::move(options));
+  module_ = compiler_->parseText(program_.print(), "difftest.tg");
   if (!module_)
-    fail("invalid", "the front end rejects the program:\n" + diagnostics);
+    fail("invalid",
+         "the front end rejects the program:\n" + compiler_->diagnostics());
   interpreter_ = std::make_unique<reference::Interpreter>(*module_);
 }
 
@@ -294,9 +282,10 @@ void Session::compile() {
   std::vector<mlir::func::FuncOp> originals(
       merged->getOps<mlir::func::FuncOp>().begin(),
       merged->getOps<mlir::func::FuncOp>().end());
-  mlir::UnitAttr unit = mlir::UnitAttr::get(context_.get());
+  mlir::MLIRContext *context = &compiler_->context();
+  mlir::UnitAttr unit = mlir::UnitAttr::get(context);
   mlir::StringAttr borrow =
-      mlir::StringAttr::get(context_.get(), tc::TcDialect::kBorrowAttr);
+      mlir::StringAttr::get(context, tc::TcDialect::kBorrowAttr);
   for (mlir::func::FuncOp f : originals) {
     for (int v = 0; v < kCompiledVariants; ++v) {
       mlir::func::FuncOp c = f.clone();
@@ -320,16 +309,14 @@ void Session::compile() {
     }
     f.erase();
   }
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(
-      context_.get(), [&](mlir::Diagnostic &d) {
-        llvm::raw_string_ostream os(diagnostics);
-        os << d.getLocation() << ": " << d << "\n";
-        return mlir::success();
-      });
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*merged);
+  // Only the compiler's own diagnostics: the parser's warnings came first.
+  size_t parseDiagnostics = compiler_->diagnostics().size();
+  mlir::FailureOr<std::shared_ptr<Program>> program =
+      compiler_->compile(*merged);
   if (mlir::failed(program))
-    fail("compile-error", "compileForHost failed:\n" + diagnostics);
+    fail("compile-error",
+         "compileForHost failed:\n" +
+             compiler_->diagnostics().substr(parseDiagnostics));
   compiled_ = *program;
 }
 

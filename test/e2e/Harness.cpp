@@ -2,13 +2,6 @@
 
 #include "test/e2e/Harness.h"
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
-
-#include "mlir/IR/Diagnostics.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -28,37 +21,29 @@ std::string tgShape(const std::vector<std::string> &dims) {
   return text + "]";
 }
 
-/// A context with every dialect the compiler uses, single-threaded (the
-/// tests are small; a thread pool per graph would only cost time).
-static std::unique_ptr<mlir::MLIRContext> makeContext() {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  auto context = std::make_unique<mlir::MLIRContext>(
-      registry, mlir::MLIRContext::Threading::DISABLED);
-  context->loadAllAvailableDialects();
-  return context;
+/// A compiler that keeps its diagnostics for the test's report,
+/// single-threaded (the tests are small; a thread pool per graph would only
+/// cost time).
+static CompilerOptions testOptions() {
+  CompilerOptions options;
+  options.diagnostics = DiagnosticMode::Capture;
+  options.threading = false;
+  return options;
 }
 
 /// Parses and verifies graph-file text; REQUIREs success.
-static mlir::OwningOpRef<mlir::ModuleOp> parseGraph(mlir::MLIRContext &context,
+static mlir::OwningOpRef<mlir::ModuleOp> parseGraph(Compiler &compiler,
                                                     const std::string &source,
                                                     const std::string &name) {
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModule(sourceMgr, &context, InputKind::GraphFile);
-  INFO("diagnostics:\n" << diagnostics << "\nsource:\n" << source);
+  mlir::OwningOpRef<mlir::ModuleOp> module = compiler.parseText(source, name);
+  INFO("diagnostics:\n" << compiler.diagnostics() << "\nsource:\n" << source);
   REQUIRE(module);
   return module;
 }
 
 ParsedGraph::ParsedGraph(const std::string &source)
-    : context_(makeContext()),
-      module_(parseGraph(*context_, source, "test.tg")),
+    : compiler_(testOptions()),
+      module_(parseGraph(compiler_, source, "test.tg")),
       interpreter_(std::make_unique<reference::Interpreter>(*module_)) {}
 
 ParsedGraph::~ParsedGraph() = default;
@@ -235,20 +220,15 @@ std::string readFile(const std::string &path) {
 }
 
 Graph::Graph(const std::string &source, const std::string &name)
-    : context_(makeContext()) {
-  tcModule_ = parseGraph(*context_, source, name);
+    : compiler_(testOptions()) {
+  tcModule_ = parseGraph(compiler_, source, name);
   // The JIT lowers its module in place; the reference keeps the original.
   mlir::OwningOpRef<mlir::ModuleOp> toCompile(tcModule_->clone());
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(
-      context_.get(), [&](mlir::Diagnostic &d) {
-        llvm::raw_string_ostream os(diagnostics);
-        os << d.getLocation() << ": " << d << "\n";
-        return mlir::success();
-      });
   mlir::FailureOr<std::shared_ptr<Program>> program =
-      compileForHost(*toCompile);
-  INFO("compiler diagnostics:\n" << diagnostics << "\nsource:\n" << source);
+      compiler_.compile(*toCompile);
+  INFO("compiler diagnostics:\n"
+       << compiler_.diagnostics() << "\nsource:\n"
+       << source);
   REQUIRE(mlir::succeeded(program));
   runtime_ = std::make_unique<Runtime>();
   Status loaded = runtime_->load(*program);

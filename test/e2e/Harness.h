@@ -19,8 +19,9 @@
 #include "runtime/core/Array.h"
 #include "runtime/exec/Runtime.h"
 
+#include "compiler/driver/Compiler.h"
+
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
 #include <catch2/catch.hpp>
@@ -50,7 +51,7 @@ public:
   reference::Interpreter &reference() { return *interpreter_; }
 
 private:
-  std::unique_ptr<mlir::MLIRContext> context_;
+  Compiler compiler_;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   std::unique_ptr<reference::Interpreter> interpreter_;
 };
@@ -136,7 +137,7 @@ public:
                const std::vector<RefTensor> &inputs, Tolerance tol = {});
 
 private:
-  std::unique_ptr<mlir::MLIRContext> context_;
+  Compiler compiler_;
   mlir::OwningOpRef<mlir::ModuleOp> tcModule_;
   std::unique_ptr<Runtime> runtime_;
   std::unique_ptr<reference::Interpreter> interpreter_;

@@ -3,15 +3,7 @@
 #include "ExitHost.h"
 #include "StressCheck.h"
 
-#include "compiler/cache/CacheSettings.h"
-#include "compiler/cache/CachedCompile.h"
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
+#include "compiler/driver/Compiler.h"
 
 #include <cmath>
 #include <cstdio>
@@ -35,43 +27,16 @@ static const char *stressGraph() {
   return std::getenv("TCC_EXIT_STRESS_GRAPH");
 }
 
-static mlir::FailureOr<std::shared_ptr<Program>>
-compileModule(mlir::ModuleOp module) {
-  const char *cacheDir = std::getenv("TCC_EXIT_CACHE_DIR");
-  if (!cacheDir)
-    return compileForHost(module);
-  CompileCache cache(cacheDir, kDefaultCacheMaxBytes);
-  mlir::FailureOr<CachedCompileResult> compiled =
-      compileForHostCached(module, cache);
-  if (mlir::failed(compiled))
-    return mlir::failure();
-  return compiled->program;
-}
-
 Compiled compile() {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  if (const char *path = stressGraph()) {
-    auto file = llvm::MemoryBuffer::getFile(path);
-    if (!file) {
-      std::fprintf(stderr, "cannot read %s\n", path);
-      std::exit(2);
-    }
-    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  } else {
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(kSource, "exit.tg"),
-        llvm::SMLoc());
+  CompilerOptions options;
+  if (const char *cacheDir = std::getenv("TCC_EXIT_CACHE_DIR")) {
+    options.cache.enabled = true;
+    options.cache.directory = cacheDir;
   }
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModule(sourceMgr, &context, InputKind::GraphFile);
-  if (!module)
-    std::exit(2);
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileModule(*module);
+  Compiler compiler(options);
+  mlir::FailureOr<std::shared_ptr<Program>> program =
+      stressGraph() ? compiler.compileFile(stressGraph())
+                    : compiler.compileText(kSource, "exit.tg");
   if (mlir::failed(program))
     std::exit(2);
   Compiled compiled;

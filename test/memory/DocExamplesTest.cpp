@@ -7,13 +7,7 @@
 
 #include "MemoryTestUtil.h"
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
-#include "compiler/pipelines/Registration.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
+#include "compiler/driver/Compiler.h"
 
 #include <cmath>
 
@@ -25,20 +19,9 @@ namespace {
 /// Compiles graph-file text for this CPU; null on error (the diagnostics
 /// go to stderr).
 std::shared_ptr<const tcc::Program> compile(const std::string &text) {
-  mlir::DialectRegistry registry;
-  tcc::registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "model.tg"), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      tcc::parseModule(sourceMgr, &context, tcc::InputKind::GraphFile);
-  if (!module)
-    return nullptr;
+  tcc::Compiler compiler; // the context, the source, the diagnostics
   mlir::FailureOr<std::shared_ptr<tcc::Program>> program =
-      tcc::compileForHost(*module);
+      compiler.compileText(text, "model.tg");
   if (mlir::failed(program))
     return nullptr;
   return *program;

@@ -2,19 +2,11 @@
 
 #include "MemoryTestUtil.h"
 
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/pipelines/Pipelines.h"
-#include "compiler/pipelines/Registration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <mutex>
@@ -23,18 +15,20 @@ namespace tcc::test {
 
 namespace {
 
-/// Parses a graph file into `context`; fails the test on error.
+/// A compiler that keeps its diagnostics (parse and compile) for the test's
+/// report.
+Compiler testCompiler() {
+  CompilerOptions options;
+  options.diagnostics = DiagnosticMode::Capture;
+  return Compiler(std::move(options));
+}
+
+/// Parses a graph file; fails the test on error.
 mlir::OwningOpRef<mlir::ModuleOp> parseGraph(const std::string &source,
-                                             mlir::MLIRContext &context,
-                                             std::string &diagnostics) {
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "test.tg"), llvm::SMLoc());
-  llvm::raw_string_ostream os(diagnostics);
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+                                             Compiler &compiler) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModule(sourceMgr, &context, InputKind::GraphFile);
-  INFO("source:\n" << source << "\ndiagnostics:\n" << diagnostics);
+      compiler.parseText(source, "test.tg");
+  INFO("source:\n" << source << "\ndiagnostics:\n" << compiler.diagnostics());
   REQUIRE(module);
   return module;
 }
@@ -43,21 +37,12 @@ mlir::OwningOpRef<mlir::ModuleOp> parseGraph(const std::string &source,
 
 CompiledMemoryOps bufferizedOps(const std::string &source,
                                 const std::string &function) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  std::string diagnostics;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseGraph(source, context, diagnostics);
+  Compiler compiler = testCompiler();
+  mlir::OwningOpRef<mlir::ModuleOp> module = parseGraph(source, compiler);
   {
-    llvm::raw_string_ostream os(diagnostics);
-    mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-      os << d.getLocation() << ": " << d.str() << "\n";
-      return mlir::success();
-    });
-    INFO("diagnostics:\n" << diagnostics);
-    REQUIRE(mlir::succeeded(lowerTo(*module, Stage::Bufferized)));
+    bool lowered = mlir::succeeded(lowerTo(*module, Stage::Bufferized));
+    INFO("diagnostics:\n" << compiler.diagnostics());
+    REQUIRE(lowered);
   }
   CompiledMemoryOps ops;
   bool found = false;
@@ -82,20 +67,10 @@ std::shared_ptr<const Program> compileGraph(const std::string &source) {
   if (it != cache->end())
     return it->second;
 
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  std::string diagnostics;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseGraph(source, context, diagnostics);
-  llvm::raw_string_ostream os(diagnostics);
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    os << d.getLocation() << ": " << d.str() << "\n";
-    return mlir::success();
-  });
-  mlir::FailureOr<std::shared_ptr<Program>> program = compileForHost(*module);
-  INFO("diagnostics:\n" << diagnostics);
+  Compiler compiler = testCompiler();
+  mlir::OwningOpRef<mlir::ModuleOp> module = parseGraph(source, compiler);
+  mlir::FailureOr<std::shared_ptr<Program>> program = compiler.compile(*module);
+  INFO("diagnostics:\n" << compiler.diagnostics());
   REQUIRE(mlir::succeeded(program));
   (*cache)[source] = *program;
   return *program;

@@ -3,16 +3,13 @@
 #include "Commands.h"
 #include "CpuOption.h"
 #include "compiler/aot/Artifact.h"
-#include "compiler/driver/LoadModule.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/dump/DebugPrinter.h"
 #include "compiler/dump/DotPrinter.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Pipelines.h"
-#include "compiler/pipelines/Registration.h"
 
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
@@ -44,7 +41,8 @@ enum class Emit {
   Dprint,
   Ptx // the kernels of --target=nvptx
 };
-enum class Target { X86, Nvptx };
+/// The --target flag (tcc::Target is the manifest's).
+enum class TargetFlag { X86, Nvptx };
 
 /// The options of `tcc compile`; they exist only while it runs.
 struct CompileOptions {
@@ -83,10 +81,11 @@ struct CompileOptions {
       cl::desc("Write the IR after every pass into this folder, one "
                "numbered file per pass"),
       cl::value_desc("dir"), cl::cat(category)};
-  cl::opt<Target> target{
-      "target", cl::desc("The machine to compile for"), cl::init(Target::X86),
-      cl::values(clEnumValN(Target::X86, "x86", "this x86-64 CPU"),
-                 clEnumValN(Target::Nvptx, "nvptx", "NVIDIA GPUs (PTX)")),
+  cl::opt<TargetFlag> target{
+      "target", cl::desc("The machine to compile for"),
+      cl::init(TargetFlag::X86),
+      cl::values(clEnumValN(TargetFlag::X86, "x86", "this x86-64 CPU"),
+                 clEnumValN(TargetFlag::Nvptx, "nvptx", "NVIDIA GPUs (PTX)")),
       cl::cat(category)};
   cl::opt<std::string> gpuArch{
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
@@ -118,37 +117,37 @@ struct CompileOptions {
 
 LogicalResult compileBuffer(const CompileOptions &opts,
                             std::unique_ptr<llvm::MemoryBuffer> buffer,
-                            tcc::InputKind kind,
-                            const DialectRegistry &registry,
-                            llvm::raw_ostream &os,
+                            tcc::InputKind kind, llvm::raw_ostream &os,
                             llvm::raw_pwrite_stream *binaryOut) {
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  tcc::CompilerOptions compilerOptions;
+  compilerOptions.graph.warningsAsErrors = opts.warningsAsErrors;
+  compilerOptions.diagnostics = opts.verifyDiagnostics
+                                    ? tcc::DiagnosticMode::Verify
+                                    : tcc::DiagnosticMode::Print;
+  compilerOptions.toolName = "tcc compile";
+  tcc::PipelineOptions &pipeline = compilerOptions.pipeline;
+  pipeline.dumpIrAfterAllDir = opts.dumpIrAfterAll;
+  if (opts.target == TargetFlag::Nvptx)
+    pipeline.target = tcc::CompileTarget::Nvptx;
+  pipeline.gpuArch = opts.gpuArch;
+  pipeline.cpu = opts.cpu.value;
+  pipeline.configure = [&](PassManager &pm) -> LogicalResult {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    if (opts.timing)
+      pm.enableTiming();
+    else
+      applyDefaultTimingPassManagerCLOptions(pm);
+    return success();
+  };
+  tcc::Compiler compiler(std::move(compilerOptions));
 
   auto compile = [&]() -> LogicalResult {
-    tcc::frontend::GraphFileOptions graphOptions;
-    graphOptions.warningsAsErrors = opts.warningsAsErrors;
-    OwningOpRef<ModuleOp> module = tcc::parseModule(
-        sourceMgr, &context, kind, opts.inputFile, graphOptions);
+    OwningOpRef<ModuleOp> module =
+        compiler.parseBuffer(std::move(buffer), kind, opts.inputFile);
     if (!module)
       return failure();
-    tcc::PipelineOptions options;
-    options.dumpIrAfterAllDir = opts.dumpIrAfterAll;
-    if (opts.target == Target::Nvptx)
-      options.target = tcc::CompileTarget::Nvptx;
-    options.gpuArch = opts.gpuArch;
-    options.cpu = opts.cpu.value;
-    options.configure = [&](PassManager &pm) -> LogicalResult {
-      if (failed(applyPassManagerCLOptions(pm)))
-        return failure();
-      if (opts.timing)
-        pm.enableTiming();
-      else
-        applyDefaultTimingPassManagerCLOptions(pm);
-      return success();
-    };
+    const tcc::PipelineOptions &options = compiler.options().pipeline;
     if (opts.emit == Emit::Dot || opts.emit == Emit::Dprint) {
       FailureOr<std::vector<tcc::dump::FunctionGraph>> graphs =
           tcc::dump::buildGraphViews(*module, options);
@@ -195,11 +194,9 @@ LogicalResult compileBuffer(const CompileOptions &opts,
   };
 
   if (opts.verifyDiagnostics) {
-    SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context);
     (void)compile();
-    return handler.verify();
+    return compiler.verifyDiagnostics();
   }
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   return compile();
 }
 
@@ -225,13 +222,13 @@ int tcc::cli::runCompile(int argc, char **argv) {
     return kBadUsage;
   }
 
-  if (opts.target == Target::Nvptx && !tcc::isKnownGpuArch(opts.gpuArch)) {
+  if (opts.target == TargetFlag::Nvptx && !tcc::isKnownGpuArch(opts.gpuArch)) {
     llvm::errs() << "tcc compile: error: unknown GPU architecture '"
                  << opts.gpuArch << "' (known: " << tcc::knownGpuArchs()
                  << ")\n";
     return kBadUsage;
   }
-  if (opts.target != Target::Nvptx &&
+  if (opts.target != TargetFlag::Nvptx &&
       (opts.emit == Emit::Ptx || opts.gpuArch.getNumOccurrences())) {
     llvm::errs() << "tcc compile: error: "
                  << (opts.emit == Emit::Ptx ? "--emit=ptx" : "--gpu-arch")
@@ -273,12 +270,10 @@ int tcc::cli::runCompile(int argc, char **argv) {
   }
 
   llvm::raw_pwrite_stream *binaryOut = binary ? &output->os() : nullptr;
-  DialectRegistry registry;
-  tcc::registerCompilerDialects(registry);
   tcc::InputKind kind = tcc::inputKindOf(opts.inputFile);
   auto process = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                      llvm::raw_ostream &os) {
-    return compileBuffer(opts, std::move(chunk), kind, registry, os, binaryOut);
+    return compileBuffer(opts, std::move(chunk), kind, os, binaryOut);
   };
   LogicalResult result = failure();
   if (opts.splitInputFile.getNumOccurrences()) {

@@ -7,17 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "compiler/driver/LoadModule.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/dump/GraphView.h"
 #include "compiler/jit/ExplainContract.h"
 #include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/Pipelines.h"
-#include "compiler/pipelines/Registration.h"
 #include "runtime/loader/SharedObject.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -61,21 +57,10 @@ int tcc::cli::runExplain(int argc, char **argv) {
     }
     return kSuccess;
   }
-  std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &message);
-  if (!file) {
-    llvm::errs() << "tcc explain: error: " << message << "\n";
-    return kBadInput;
-  }
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseModule(sourceMgr, &context, inputKindOf(inputFile), inputFile);
+  CompilerOptions options;
+  options.toolName = "tcc explain";
+  Compiler compiler(std::move(options));
+  OwningOpRef<ModuleOp> module = compiler.parseFile(inputFile);
   if (!module)
     return kBadInput;
   // The graph view (as --emit=dprint shows it) knows the op each temporary

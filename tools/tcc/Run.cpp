@@ -10,22 +10,15 @@
 #include "CpuOption.h"
 #include "OutputHistory.h"
 #include "compiler/cache/CacheSettings.h"
-#include "compiler/cache/CachedCompile.h"
-#include "compiler/driver/LoadModule.h"
-#include "compiler/jit/HostJit.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/pipelines/GpuTarget.h"
-#include "compiler/pipelines/Registration.h"
 #include "runtime/core/Npy.h"
 #include "runtime/cuda/CudaDevice.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/loader/SharedObject.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -113,7 +106,7 @@ struct RunOptions {
 };
 
 /// What the compile step did, for --stats and --timing.
-struct CompileReport {
+struct CompileStep {
   double parseMs = 0;
   std::string cache; ///< "hit (key ...): ..." or "off (--no-cache)"; empty
                      ///< for a .so input
@@ -150,72 +143,25 @@ std::string describe(const tcc::Array &a) {
 
 /// Compiles a graph file or tc MLIR for this CPU, through the compile
 /// cache when it is on.
-int compileFile(const std::string &path,
-                const tcc::CacheSettings &cacheSettings,
-                const tcc::frontend::GraphFileOptions &graphOptions,
-                const tcc::PipelineOptions &pipeline,
-                std::shared_ptr<tcc::Program> &program, CompileReport &report) {
+int compileFile(const std::string &path, tcc::CompilerOptions options,
+                std::shared_ptr<tcc::Program> &program, CompileStep &report) {
   auto parseStart = std::chrono::steady_clock::now();
-  // A cache hit loads an artifact, which links the kernels library: load
-  // that while parsing.
-  std::optional<tcc::DependencyPreload> preload;
-  if (cacheSettings.enabled)
-    preload.emplace();
-  std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
-  if (!file) {
-    llvm::errs() << "tcc run: error: " << message << "\n";
-    return kBadInput;
-  }
-  DialectRegistry registry;
-  tcc::registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = tcc::parseModule(
-      sourceMgr, &context, tcc::inputKindOf(path), path, graphOptions);
+  options.toolName = "tcc run";
+  tcc::Compiler compiler(std::move(options));
+  OwningOpRef<ModuleOp> module = compiler.parseFile(path);
   if (!module)
     return kBadInput;
   report.parseMs = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - parseStart)
                        .count();
-  // GPU programs are not cached (yet).
-  bool gpu = pipeline.target == tcc::CompileTarget::Nvptx;
-  if (!cacheSettings.enabled || gpu) {
-    report.cache =
-        "off (" +
-        (gpu ? std::string("--target=nvptx") : cacheSettings.disabledBy) + ")";
-    FailureOr<std::shared_ptr<tcc::Program>> compiled =
-        tcc::compileForHost(*module, pipeline);
-    if (failed(compiled))
-      return kBadInput;
-    program = *compiled;
-    return kSuccess;
-  }
-  preload->wait();
-  tcc::CompileCache cache(cacheSettings.directory, cacheSettings.maxBytes);
-  tcc::CachedCompileOptions options;
-  llvm::SmallString<256> source(path);
-  llvm::sys::fs::make_absolute(source);
-  options.source = source.str().str();
-  options.pipeline = pipeline;
-  FailureOr<tcc::CachedCompileResult> compiled =
-      tcc::compileForHostCached(*module, cache, options);
-  if (failed(compiled))
+  tcc::CompileReport compiled;
+  FailureOr<std::shared_ptr<tcc::Program>> result =
+      compiler.compile(*module, &compiled);
+  if (failed(result))
     return kBadInput;
-  program = compiled->program;
-  std::string key = compiled->key.substr(0, 12);
-  report.hit = compiled->lookup == tcc::CacheLookup::Outcome::Hit;
-  if (report.hit)
-    report.cache = "hit (key " + key + "): loaded from the cache in " +
-                   llvm::formatv("{0:f2}", compiled->lookupMs).str() + " ms";
-  else
-    report.cache = compiled->describe() + " (key " + key + "): lookup " +
-                   llvm::formatv("{0:f2}", compiled->lookupMs).str() +
-                   " ms, compile " +
-                   llvm::formatv("{0:f1}", compiled->compileMs).str() + " ms";
+  program = *result;
+  report.cache = compiled.cache;
+  report.hit = compiled.cacheHit;
   return kSuccess;
 }
 
@@ -287,17 +233,19 @@ int tcc::cli::runRun(int argc, char **argv) {
   // Compile, or load an artifact compiled ahead of time.
   auto compileStart = std::chrono::steady_clock::now();
   std::shared_ptr<Program> program;
-  CompileReport report;
+  CompileStep report;
   if (llvm::StringRef(opts.inputFile).ends_with(".so")) {
     Result<std::shared_ptr<Program>> loaded = loadSharedObject(opts.inputFile);
     if (!loaded.ok())
       return fail(loaded.status());
     program = loaded.value();
   } else {
-    frontend::GraphFileOptions graphOptions;
-    graphOptions.warningsAsErrors = opts.warningsAsErrors;
-    if (int rc = compileFile(opts.inputFile, *cacheSettings, graphOptions,
-                             pipeline, program, report);
+    CompilerOptions options;
+    options.graph.warningsAsErrors = opts.warningsAsErrors;
+    options.cache = *cacheSettings;
+    options.pipeline = pipeline;
+    if (int rc =
+            compileFile(opts.inputFile, std::move(options), program, report);
         rc != kSuccess)
       return rc;
   }
