@@ -1,6 +1,6 @@
 //===- GpuSelectReduction.cpp - argmax-like reductions, one block each ----===//
 
-#include "compiler/pipelines/GpuKernelBuilder.h"
+#include "compiler/pipelines/gpu/GpuKernelBuilder.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -144,11 +144,7 @@ void buildSelectReduction(linalg::LinalgOp op, const SelectCombiner &c) {
   splitByIterator(op, sizes, parallel, reduction);
   Value outputs = product(b, loc, parallel);
   Value length = product(b, loc, reduction);
-  Value chunk = b.create<arith::DivUIOp>(
-      loc,
-      b.create<arith::AddIOp>(loc, length,
-                              indexConstant(b, loc, kBlockSize - 1)),
-      indexConstant(b, loc, kBlockSize));
+  Value chunk = blocksFor(b, loc, length);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   SmallVector<Type> sharedTypes;
