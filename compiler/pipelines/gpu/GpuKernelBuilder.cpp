@@ -167,8 +167,15 @@ SmallVector<Value> loadInputs(OpBuilder &b, linalg::LinalgOp op,
 SmallVector<Value> computeBody(OpBuilder &b, linalg::LinalgOp op,
                                ArrayRef<Value> ivs, ArrayRef<Value> ins,
                                ArrayRef<Value> outs) {
-  Block *body = op.getBlock();
   IRMapping mapping;
+  return computeBody(b, op, ivs, ins, outs, mapping);
+}
+
+/// computeBody, leaving in `mapping` the emitted value of each body value.
+SmallVector<Value> computeBody(OpBuilder &b, linalg::LinalgOp op,
+                               ArrayRef<Value> ivs, ArrayRef<Value> ins,
+                               ArrayRef<Value> outs, IRMapping &mapping) {
+  Block *body = op.getBlock();
   for (auto [in, value] : llvm::zip(op.getDpsInputOperands(), ins))
     mapping.map(op.getMatchingBlockArgument(in), value);
   for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), outs))

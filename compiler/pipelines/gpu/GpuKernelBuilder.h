@@ -80,6 +80,13 @@ llvm::SmallVector<mlir::Value> computeBody(mlir::OpBuilder &b,
                                            llvm::ArrayRef<mlir::Value> ins,
                                            llvm::ArrayRef<mlir::Value> outs);
 
+/// computeBody, leaving in `mapping` the emitted value of each value of
+/// `op`'s body (for a caller that needs more than the yielded ones).
+llvm::SmallVector<mlir::Value>
+computeBody(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
+            llvm::ArrayRef<mlir::Value> ivs, llvm::ArrayRef<mlir::Value> ins,
+            llvm::ArrayRef<mlir::Value> outs, mlir::IRMapping &mapping);
+
 /// Clones a body op into a kernel: multiplies and adds may contract into
 /// fma, and math functions on f16/bf16 run in f32 (libdevice and NVPTX have
 /// none for them). Maps `op`'s results in `mapping`.
