@@ -1,6 +1,6 @@
 //===- ApproximateMath.cpp - vectorizable math functions ------------------===//
 
-#include "compiler/pipelines/ApproximateMath.h"
+#include "compiler/pipelines/Passes.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,23 +12,19 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+namespace tcc {
+#define GEN_PASS_DEF_APPROXIMATEMATHPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
+
 using namespace mlir;
 
 namespace {
 
+/// tcc-approximate-math, as Passes.td describes it.
 struct ApproximateMathPass
-    : public PassWrapper<ApproximateMathPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
-
-  StringRef getArgument() const final { return "tcc-approximate-math"; }
-  StringRef getDescription() const final {
-    return "Polynomial approximations of f32 math functions; libm's log1p "
-           "and expm1 for f64";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
-                    vector::VectorDialect>();
-  }
+    : public tcc::impl::ApproximateMathPassBase<ApproximateMathPass> {
+  using ApproximateMathPassBase::ApproximateMathPassBase;
 
   void runOnOperation() override {
     // Every approximation but sin and cos: theirs reduces the argument with
@@ -68,7 +64,3 @@ struct ApproximateMathPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createApproximateMathPass() {
-  return std::make_unique<ApproximateMathPass>();
-}

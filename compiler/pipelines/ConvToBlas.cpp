@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/ConvToBlas.h"
+#include "compiler/pipelines/Passes.h"
 #include "compiler/pipelines/ZeroPaddedCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,6 +19,11 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_CONVTOBLASPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -31,18 +36,9 @@ bool isKernelOperand(Value v, Type element) {
          type.getLayout().isIdentity() && type.getMemorySpace() == nullptr;
 }
 
-struct ConvToBlasPass
-    : public PassWrapper<ConvToBlasPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConvToBlasPass)
-
-  StringRef getArgument() const final { return "tcc-conv-to-blas"; }
-  StringRef getDescription() const final {
-    return "Call the im2col + GEMM kernels for f32/f64 2-D convolutions";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect,
-                    memref::MemRefDialect>();
-  }
+/// tcc-conv-to-blas, as Passes.td describes it.
+struct ConvToBlasPass : public tcc::impl::ConvToBlasPassBase<ConvToBlasPass> {
+  using ConvToBlasPassBase::ConvToBlasPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -186,7 +182,3 @@ struct ConvToBlasPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createConvToBlasPass() {
-  return std::make_unique<ConvToBlasPass>();
-}

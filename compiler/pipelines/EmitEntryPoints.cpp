@@ -1,6 +1,11 @@
 //===- EmitEntryPoints.cpp - one C entry point per function ---------------===//
+//
+// tcc-emit-entry-points (Passes.td): the runtime calls every compiled
+// function as tcc_entry_NAME(void **args).
+//
+//===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/EmitEntryPoints.h"
+#include "compiler/pipelines/Passes.h"
 #include "compiler/pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -8,18 +13,19 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+namespace tcc {
+#define GEN_PASS_DEF_EMITENTRYPOINTSPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
+
 using namespace mlir;
 
 namespace {
 
+/// tcc-emit-entry-points, as Passes.td describes it.
 struct EmitEntryPointsPass
-    : public PassWrapper<EmitEntryPointsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmitEntryPointsPass)
-
-  StringRef getArgument() const final { return "tcc-emit-entry-points"; }
-  StringRef getDescription() const final {
-    return "Add tcc_entry_NAME(void**) wrappers around _mlir_ciface_NAME";
-  }
+    : public tcc::impl::EmitEntryPointsPassBase<EmitEntryPointsPass> {
+  using EmitEntryPointsPassBase::EmitEntryPointsPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -60,34 +66,4 @@ struct EmitEntryPointsPass
   }
 };
 
-struct MarkEntryPointsPass
-    : public PassWrapper<MarkEntryPointsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkEntryPointsPass)
-
-  StringRef getArgument() const final { return "tcc-mark-entry-points"; }
-  StringRef getDescription() const final {
-    return "C interface and noalias buffers for the runtime's entry points";
-  }
-
-  void runOnOperation() override {
-    MLIRContext *context = &getContext();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal() || func.isPrivate())
-        continue;
-      func->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
-      for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        if (isa<MemRefType>(func.getArgument(i).getType()))
-          func.setArgAttr(i, "llvm.noalias", UnitAttr::get(context));
-    }
-  }
-};
-
 } // namespace
-
-std::unique_ptr<Pass> tcc::createMarkEntryPointsPass() {
-  return std::make_unique<MarkEntryPointsPass>();
-}
-
-std::unique_ptr<Pass> tcc::createEmitEntryPointsPass() {
-  return std::make_unique<EmitEntryPointsPass>();
-}

@@ -7,13 +7,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/EpilogueInPlace.h"
+#include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_EPILOGUEINPLACEPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -74,17 +79,10 @@ struct ReuseInputAsInit : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// tcc-epilogue-in-place, as Passes.td describes it.
 struct EpilogueInPlacePass
-    : public PassWrapper<EpilogueInPlacePass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EpilogueInPlacePass)
-
-  StringRef getArgument() const final { return "tcc-epilogue-in-place"; }
-  StringRef getDescription() const final {
-    return "Let an elementwise op write over the temporary it reads";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect>();
-  }
+    : public tcc::impl::EpilogueInPlacePassBase<EpilogueInPlacePass> {
+  using EpilogueInPlacePassBase::EpilogueInPlacePassBase;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -96,7 +94,3 @@ struct EpilogueInPlacePass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createEpilogueInPlacePass() {
-  return std::make_unique<EpilogueInPlacePass>();
-}

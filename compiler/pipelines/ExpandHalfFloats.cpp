@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/ExpandHalfFloats.h"
+#include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -23,6 +23,11 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_EXPANDHALFFLOATSPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -257,23 +262,10 @@ struct ExpandTruncF : public OpRewritePattern<arith::TruncFOp> {
   bool hardwareF16;
 };
 
+/// tcc-expand-half-floats, as Passes.td describes it.
 struct ExpandHalfFloatsPass
-    : public PassWrapper<ExpandHalfFloatsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandHalfFloatsPass)
-
-  ExpandHalfFloatsPass() = default;
-  ExpandHalfFloatsPass(const ExpandHalfFloatsPass &other)
-      : PassWrapper(other) {}
-
-  StringRef getArgument() const final { return "tcc-expand-half-floats"; }
-  StringRef getDescription() const final {
-    return "Compute f16/bf16 in f32 and expand their conversions into "
-           "integer arithmetic, so host code calls no compiler-rt helper";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, math::MathDialect,
-                    vector::VectorDialect>();
-  }
+    : public tcc::impl::ExpandHalfFloatsPassBase<ExpandHalfFloatsPass> {
+  using ExpandHalfFloatsPassBase::ExpandHalfFloatsPassBase;
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
@@ -290,17 +282,6 @@ struct ExpandHalfFloatsPass
     if (failed(applyPatternsAndFoldGreedily(module, std::move(conversions))))
       return signalPassFailure();
   }
-
-  Option<bool> hardwareF16{
-      *this, "hardware-f16",
-      llvm::cl::desc("Keep f32 <-> f16 conversions (the CPU has F16C)"),
-      llvm::cl::init(false)};
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createExpandHalfFloatsPass(bool hardwareF16) {
-  auto pass = std::make_unique<ExpandHalfFloatsPass>();
-  pass->hardwareF16 = hardwareF16;
-  return pass;
-}

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/GemmEpilogue.h"
+#include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,6 +33,11 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_GEMMEPILOGUEPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -100,28 +105,10 @@ struct Candidate {
   bool redirect = false;
 };
 
+/// tcc-gemm-epilogue, as Passes.td describes it.
 struct GemmEpiloguePass
-    : public PassWrapper<GemmEpiloguePass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GemmEpiloguePass)
-
-  GemmEpiloguePass() = default;
-  GemmEpiloguePass(const GemmEpiloguePass &other) : PassWrapper(other) {}
-  explicit GemmEpiloguePass(int64_t bytes) { panelBytes = bytes; }
-
-  StringRef getArgument() const final { return "tcc-gemm-epilogue"; }
-  StringRef getDescription() const final {
-    return "Run a matrix product and its elementwise epilogue per row panel";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, arith::ArithDialect,
-                    linalg::LinalgDialect, memref::MemRefDialect,
-                    scf::SCFDialect>();
-  }
-
-  Option<int64_t> panelBytes{
-      *this, "panel-bytes",
-      llvm::cl::desc("bytes of the product's output per row panel"),
-      llvm::cl::init(tcc::kGemmPanelBytes)};
+    : public tcc::impl::GemmEpiloguePassBase<GemmEpiloguePass> {
+  using GemmEpiloguePassBase::GemmEpiloguePassBase;
 
   void runOnOperation() override {
     SmallVector<Candidate> found;
@@ -324,7 +311,3 @@ struct GemmEpiloguePass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createGemmEpiloguePass(int64_t panelBytes) {
-  return std::make_unique<GemmEpiloguePass>(panelBytes);
-}

@@ -1,6 +1,7 @@
 //===- MatmulToBlas.cpp - route matrix products to OpenBLAS ---------------===//
 
 #include "compiler/pipelines/MatmulToBlas.h"
+#include "compiler/pipelines/Passes.h"
 #include "runtime/core/RuntimeFiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,6 +13,11 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include <cstdlib>
+
+namespace tcc {
+#define GEN_PASS_DEF_MATMULTOBLASPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -47,17 +53,10 @@ bool isBlasOperand(Value v, Type element) {
          !strides.empty() && strides.back() == 1;
 }
 
+/// tcc-matmul-to-blas, as Passes.td describes it.
 struct MatmulToBlasPass
-    : public PassWrapper<MatmulToBlasPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MatmulToBlasPass)
-
-  StringRef getArgument() const final { return "tcc-matmul-to-blas"; }
-  StringRef getDescription() const final {
-    return "Call OpenBLAS for contiguous f32/f64 matrix products";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<func::FuncDialect, memref::MemRefDialect>();
-  }
+    : public tcc::impl::MatmulToBlasPassBase<MatmulToBlasPass> {
+  using MatmulToBlasPassBase::MatmulToBlasPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -213,7 +212,3 @@ struct MatmulToBlasPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createMatmulToBlasPass() {
-  return std::make_unique<MatmulToBlasPass>();
-}

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/ParallelLoops.h"
+#include "compiler/pipelines/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,6 +32,11 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_PARALLELLOOPSPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -51,27 +56,10 @@ Type contextType(Type type, LLVMTypeConverter &converter) {
   return {};
 }
 
+/// tcc-parallel-loops, as Passes.td describes it.
 struct ParallelLoopsPass
-    : public PassWrapper<ParallelLoopsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ParallelLoopsPass)
-
-  ParallelLoopsPass() = default;
-  ParallelLoopsPass(const ParallelLoopsPass &other) : PassWrapper(other) {}
-  explicit ParallelLoopsPass(int64_t g) { grain = g; }
-
-  StringRef getArgument() const final { return "tcc-parallel-loops"; }
-  StringRef getDescription() const final {
-    return "Split outer parallel loops across the kernels' thread pool";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect, LLVM::LLVMDialect,
-                    scf::SCFDialect>();
-  }
-
-  Option<int64_t> grain{*this, "grain",
-                        llvm::cl::desc("innermost iterations below which a "
-                                       "loop nest stays on one thread"),
-                        llvm::cl::init(tcc::kParallelGrain)};
+    : public tcc::impl::ParallelLoopsPassBase<ParallelLoopsPass> {
+  using ParallelLoopsPassBase::ParallelLoopsPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -343,7 +331,3 @@ struct ParallelLoopsPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createParallelLoopsPass(int64_t grain) {
-  return std::make_unique<ParallelLoopsPass>(grain);
-}

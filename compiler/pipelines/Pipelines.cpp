@@ -7,11 +7,9 @@
 
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/pipelines/CpuTarget.h"
-#include "compiler/pipelines/EmitEntryPoints.h"
 #include "compiler/pipelines/GpuTarget.h"
-#include "compiler/pipelines/MatmulToBlas.h"
+#include "compiler/pipelines/Passes.h"
 #include "compiler/pipelines/Registration.h"
-#include "compiler/pipelines/StripTcRecords.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"

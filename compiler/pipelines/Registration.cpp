@@ -5,21 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/Registration.h"
-#include "compiler/pipelines/ApproximateMath.h"
-#include "compiler/pipelines/ConvToBlas.h"
-#include "compiler/pipelines/EmitEntryPoints.h"
-#include "compiler/pipelines/EpilogueInPlace.h"
-#include "compiler/pipelines/ExpandHalfFloats.h"
-#include "compiler/pipelines/GemmEpilogue.h"
-#include "compiler/pipelines/GpuDeviceMemory.h"
-#include "compiler/pipelines/GpuMergeModules.h"
-#include "compiler/pipelines/GpuSinkGlobals.h"
-#include "compiler/pipelines/LinalgToGpu.h"
-#include "compiler/pipelines/MatmulToBlas.h"
-#include "compiler/pipelines/ParallelLoops.h"
-#include "compiler/pipelines/RowFusion.h"
-#include "compiler/pipelines/StripTcRecords.h"
-#include "compiler/pipelines/TransposeIntoMatmul.h"
+#include "compiler/pipelines/Passes.h"
+#include "compiler/pipelines/gpu/Passes.h"
 #include "dialects/tc/Conversion/Passes.h"
 #include "dialects/tc/IR/TcDialect.h"
 #include "dialects/tc/Transforms/Passes.h"
@@ -96,25 +83,10 @@ void tcc::registerCompilerPasses() {
     registerGPUPasses();
     tc::registerTcConversionPasses();
     tc::registerTcTransformsPasses();
-    registerPass([] { return tcc::createMatmulToBlasPass(); });
-    registerPass([] { return tcc::createConvToBlasPass(); });
-    registerPass([] { return tcc::createApproximateMathPass(); });
-    registerPass([] { return tcc::createEmitEntryPointsPass(); });
-    registerPass([] { return tcc::createExpandHalfFloatsPass(); });
-    registerPass([] { return tcc::createMarkEntryPointsPass(); });
-    registerPass([] { return tcc::createStripTcRecordsPass(); });
-    registerPass([] { return tcc::createLinalgToGpuPass(); });
-    registerPass([] { return tcc::createGpuDeviceMemoryPass(); });
-    registerPass([] { return tcc::createGpuMergeModulesPass(); });
-    registerPass([] { return tcc::createGpuSinkGlobalsPass(); });
-    registerPass([] { return tcc::createTransposeIntoMatmulPass(); });
-    registerPass([] { return tcc::createEpilogueInPlacePass(); });
-    registerPass([] { return tcc::createRowFusionPass(); });
+    tcc::registerTccPipelinesPasses();
+    tcc::registerTccGpuPasses();
+    // The one SCF pass the pipelines name (scf-forall-to-parallel).
     registerPass([] { return createForallToParallelLoopPass(); });
-    registerPass(
-        [] { return tcc::createGemmEpiloguePass(tcc::kGemmPanelBytes); });
-    registerPass(
-        [] { return tcc::createParallelLoopsPass(tcc::kParallelGrain); });
     return true;
   }();
   (void)done;

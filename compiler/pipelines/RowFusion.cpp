@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/RowFusion.h"
+#include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,6 +36,11 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_ROWFUSIONPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -467,28 +472,16 @@ bool fuseRows(linalg::GenericOp root, ArrayRef<Operation *> chain,
   return true;
 }
 
-struct RowFusionPass : public PassWrapper<RowFusionPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RowFusionPass)
+/// tcc-row-fusion, as Passes.td describes it.
+struct RowFusionPass : public tcc::impl::RowFusionPassBase<RowFusionPass> {
+  using RowFusionPassBase::RowFusionPassBase;
 
-  RowFusionPass() = default;
-  RowFusionPass(const RowFusionPass &other) : PassWrapper(other) {}
-
-  StringRef getArgument() const final { return "tcc-row-fusion"; }
-  StringRef getDescription() const final {
-    return "Compute reductions over rows and their consumers a tile of rows "
-           "at a time, exp once";
-  }
+  /// The dialects of Passes.td, and the tiling interface of linalg ops,
+  /// which ODS cannot list.
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, arith::ArithDialect,
-                    linalg::LinalgDialect, scf::SCFDialect,
-                    tensor::TensorDialect>();
+    RowFusionPassBase::getDependentDialects(registry);
     linalg::registerTilingInterfaceExternalModels(registry);
   }
-
-  Option<int64_t> tileElements{
-      *this, "tile-elements",
-      llvm::cl::desc("elements of the root's tile (rows are never split)"),
-      llvm::cl::init(tcc::kRowTileElements)};
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
@@ -552,7 +545,3 @@ struct RowFusionPass : public PassWrapper<RowFusionPass, OperationPass<>> {
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createRowFusionPass() {
-  return std::make_unique<RowFusionPass>();
-}

@@ -1,10 +1,15 @@
 //===- StripTcRecords.cpp - drop tc records before LLVM IR ----------------===//
 
-#include "compiler/pipelines/StripTcRecords.h"
+#include "compiler/pipelines/Passes.h"
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_STRIPTCRECORDSPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -21,14 +26,10 @@ DictionaryAttr withoutTc(DictionaryAttr attrs) {
   return kept.getDictionary(attrs.getContext());
 }
 
+/// tcc-strip-tc-records, as Passes.td describes it.
 struct StripTcRecordsPass
-    : public PassWrapper<StripTcRecordsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StripTcRecordsPass)
-
-  StringRef getArgument() const final { return "tcc-strip-tc-records"; }
-  StringRef getDescription() const final {
-    return "Remove tc declarations and attributes before LLVM translation";
-  }
+    : public tcc::impl::StripTcRecordsPassBase<StripTcRecordsPass> {
+  using StripTcRecordsPassBase::StripTcRecordsPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -48,7 +49,3 @@ struct StripTcRecordsPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createStripTcRecordsPass() {
-  return std::make_unique<StripTcRecordsPass>();
-}

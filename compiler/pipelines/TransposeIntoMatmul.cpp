@@ -6,12 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/TransposeIntoMatmul.h"
+#include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_TRANSPOSEINTOMATMULPASS
+#include "compiler/pipelines/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -60,17 +65,10 @@ struct FoldTranspose : OpRewritePattern<Product> {
   }
 };
 
+/// tcc-transpose-into-matmul, as Passes.td describes it.
 struct TransposeIntoMatmulPass
-    : public PassWrapper<TransposeIntoMatmulPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TransposeIntoMatmulPass)
-
-  StringRef getArgument() const final { return "tcc-transpose-into-matmul"; }
-  StringRef getDescription() const final {
-    return "Let matrix products read a transposed operand in place";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect>();
-  }
+    : public tcc::impl::TransposeIntoMatmulPassBase<TransposeIntoMatmulPass> {
+  using TransposeIntoMatmulPassBase::TransposeIntoMatmulPassBase;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -86,7 +84,3 @@ struct TransposeIntoMatmulPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createTransposeIntoMatmulPass() {
-  return std::make_unique<TransposeIntoMatmulPass>();
-}

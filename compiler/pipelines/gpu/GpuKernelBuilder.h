@@ -1,5 +1,4 @@
-//===- GpuKernelBuilder.h - building blocks of tcc's GPU kernels -*- C++
-//-*-===//
+//===- GpuKernelBuilder.h - building blocks of GPU kernels -----*- C++ -*-===//
 //
 // Shared by the kernel shapes of tcc-linalg-to-gpu: elementwise and
 // thread-per-output kernels (LinalgToGpu.cpp), block reductions
@@ -7,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TCC_COMPILER_PIPELINES_GPUKERNELBUILDER_H
-#define TCC_COMPILER_PIPELINES_GPUKERNELBUILDER_H
+#ifndef TCC_COMPILER_PIPELINES_GPU_GPUKERNELBUILDER_H
+#define TCC_COMPILER_PIPELINES_GPU_GPUKERNELBUILDER_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -81,6 +80,13 @@ llvm::SmallVector<mlir::Value> computeBody(mlir::OpBuilder &b,
                                            llvm::ArrayRef<mlir::Value> ins,
                                            llvm::ArrayRef<mlir::Value> outs);
 
+/// computeBody, leaving in `mapping` the emitted value of each value of
+/// `op`'s body (for a caller that needs more than the yielded ones).
+llvm::SmallVector<mlir::Value>
+computeBody(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
+            llvm::ArrayRef<mlir::Value> ivs, llvm::ArrayRef<mlir::Value> ins,
+            llvm::ArrayRef<mlir::Value> outs, mlir::IRMapping &mapping);
+
 /// Clones a body op into a kernel: multiplies and adds may contract into
 /// fma, and math functions on f16/bf16 run in f32 (libdevice and NVPTX have
 /// none for them). Maps `op`'s results in `mapping`.
@@ -104,6 +110,29 @@ llvm::SmallVector<mlir::Value> loopSizes(mlir::OpBuilder &b,
 mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value blocks,
                                  mlir::TypeRange workgroup = {});
+
+/// The blocks that cover `total` work items, `perBlock` to a block:
+/// (total + perBlock - 1) / perBlock (arith.ceildivui has no LLVM lowering
+/// without arith-expand).
+mlir::Value blocksFor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value total,
+                      int64_t perBlock = kBlockSize);
+
+/// The calling thread's index in a 1-D grid:
+/// blockIdx.x * blockDim.x + threadIdx.x.
+mlir::Value globalThreadId(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::gpu::LaunchOp launch);
+
+/// A launch of one thread per index in [0, total), `kBlockSize` to a block,
+/// that runs its body only where the index is below `total` (the last
+/// block's other threads do nothing). Returns the index; the builder is
+/// left at the start of the guarded body.
+mlir::Value createGuardedLaunch(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value total);
+
+/// A launch of one thread (a host-side scalar access turned into a
+/// kernel); the builder is left at the start of its body.
+mlir::gpu::LaunchOp createSingleThreadLaunch(mlir::OpBuilder &b,
+                                             mlir::Location loc);
 
 /// Splits `sizes` by iterator type.
 void splitByIterator(mlir::linalg::LinalgOp op,
@@ -139,4 +168,4 @@ bool buildSelectReductionIfMatched(mlir::linalg::LinalgOp op);
 
 } // namespace tcc::gpu_kernel
 
-#endif // TCC_COMPILER_PIPELINES_GPUKERNELBUILDER_H
+#endif // TCC_COMPILER_PIPELINES_GPU_GPUKERNELBUILDER_H

@@ -1,6 +1,6 @@
 //===- GpuKernelBuilder.cpp - building blocks of tcc's GPU kernels --------===//
 
-#include "compiler/pipelines/GpuKernelBuilder.h"
+#include "compiler/pipelines/gpu/GpuKernelBuilder.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -167,8 +167,15 @@ SmallVector<Value> loadInputs(OpBuilder &b, linalg::LinalgOp op,
 SmallVector<Value> computeBody(OpBuilder &b, linalg::LinalgOp op,
                                ArrayRef<Value> ivs, ArrayRef<Value> ins,
                                ArrayRef<Value> outs) {
-  Block *body = op.getBlock();
   IRMapping mapping;
+  return computeBody(b, op, ivs, ins, outs, mapping);
+}
+
+/// computeBody, leaving in `mapping` the emitted value of each body value.
+SmallVector<Value> computeBody(OpBuilder &b, linalg::LinalgOp op,
+                               ArrayRef<Value> ivs, ArrayRef<Value> ins,
+                               ArrayRef<Value> outs, IRMapping &mapping) {
+  Block *body = op.getBlock();
   for (auto [in, value] : llvm::zip(op.getDpsInputOperands(), ins))
     mapping.map(op.getMatchingBlockArgument(in), value);
   for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), outs))
@@ -214,6 +221,45 @@ gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value blocks,
       loc, grid, one, one, indexConstant(b, loc, kBlockSize), one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/ValueRange(), workgroup);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToEnd(&body);
+  b.create<gpu::TerminatorOp>(loc);
+  b.setInsertionPointToStart(&body);
+  return launch;
+}
+
+/// The blocks that cover `total` work items, `perBlock` to a block.
+Value blocksFor(OpBuilder &b, Location loc, Value total, int64_t perBlock) {
+  return b.create<arith::DivUIOp>(
+      loc,
+      b.create<arith::AddIOp>(loc, total, indexConstant(b, loc, perBlock - 1)),
+      indexConstant(b, loc, perBlock));
+}
+
+/// The calling thread's index in a 1-D grid.
+Value globalThreadId(OpBuilder &b, Location loc, gpu::LaunchOp launch) {
+  return b.create<arith::AddIOp>(
+      loc,
+      b.create<arith::MulIOp>(loc, launch.getBlockIds().x,
+                              launch.getBlockSize().x),
+      launch.getThreadIds().x);
+}
+
+/// One thread per index in [0, total), the body guarded by index < total.
+Value createGuardedLaunch(OpBuilder &b, Location loc, Value total) {
+  gpu::LaunchOp launch = createLaunch(b, loc, blocksFor(b, loc, total));
+  Value index = globalThreadId(b, loc, launch);
+  Value inBounds =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, index, total);
+  auto guard = b.create<scf::IfOp>(loc, inBounds, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(guard.thenBlock());
+  return index;
+}
+
+/// A launch of one thread.
+gpu::LaunchOp createSingleThreadLaunch(OpBuilder &b, Location loc) {
+  Value one = indexConstant(b, loc, 1);
+  auto launch = b.create<gpu::LaunchOp>(loc, one, one, one, one, one, one);
   Block &body = launch.getBody().front();
   b.setInsertionPointToEnd(&body);
   b.create<gpu::TerminatorOp>(loc);

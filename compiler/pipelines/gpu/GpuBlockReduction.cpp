@@ -1,6 +1,6 @@
 //===- GpuBlockReduction.cpp - reductions with one block per output -------===//
 
-#include "compiler/pipelines/GpuKernelBuilder.h"
+#include "compiler/pipelines/gpu/GpuKernelBuilder.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,6 +1,7 @@
 //===- GpuHostScalars.cpp - scalars the host reads from device memory -----===//
 
-#include "compiler/pipelines/GpuHostScalars.h"
+#include "compiler/pipelines/gpu/GpuHostScalars.h"
+#include "compiler/pipelines/gpu/GpuKernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,15 +35,12 @@ void tcc::gpu_kernel::readBackOnHost(memref::LoadOp load) {
                                         ValueRange(), ValueRange(),
                                         ValueRange(), /*hostShared=*/false)
                      .getMemref();
-  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
-  auto launch = b.create<gpu::LaunchOp>(loc, one, one, one, one, one, one);
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&launch.getBody().front());
+    gpu_kernel::createSingleThreadLaunch(b, loc);
     Value v =
         b.create<memref::LoadOp>(loc, load.getMemRef(), load.getIndices());
     b.create<memref::StoreOp>(loc, v, device, ValueRange());
-    b.create<gpu::TerminatorOp>(loc);
   }
   b.create<gpu::MemcpyOp>(loc, TypeRange(), ValueRange(), slot, device);
   b.create<gpu::DeallocOp>(loc, /*asyncToken=*/Type(), ValueRange(), device);

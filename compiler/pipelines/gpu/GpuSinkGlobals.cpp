@@ -9,11 +9,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/GpuSinkGlobals.h"
+#include "compiler/pipelines/gpu/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_GPUSINKGLOBALSPASS
+#include "compiler/pipelines/gpu/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -38,14 +43,10 @@ void sinkIntoLaunches(memref::GetGlobalOp global) {
     global->erase();
 }
 
+/// tcc-gpu-sink-globals, as Passes.td describes it.
 struct GpuSinkGlobalsPass
-    : public PassWrapper<GpuSinkGlobalsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuSinkGlobalsPass)
-
-  StringRef getArgument() const final { return "tcc-gpu-sink-globals"; }
-  StringRef getDescription() const final {
-    return "Move the globals that GPU launches read into the launches";
-  }
+    : public tcc::impl::GpuSinkGlobalsPassBase<GpuSinkGlobalsPass> {
+  using GpuSinkGlobalsPassBase::GpuSinkGlobalsPassBase;
 
   void runOnOperation() override {
     SmallVector<memref::GetGlobalOp> globals;
@@ -59,7 +60,3 @@ struct GpuSinkGlobalsPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createGpuSinkGlobalsPass() {
-  return std::make_unique<GpuSinkGlobalsPass>();
-}

@@ -1,13 +1,18 @@
 //===- GpuDeviceMemory.cpp - host code allocates device memory ------------===//
 
-#include "compiler/pipelines/GpuDeviceMemory.h"
-#include "compiler/pipelines/GpuHostScalars.h"
+#include "compiler/pipelines/gpu/GpuHostScalars.h"
+#include "compiler/pipelines/gpu/Passes.h"
 #include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_GPUDEVICEMEMORYPASS
+#include "compiler/pipelines/gpu/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -50,17 +55,10 @@ bool isCheckRecord(Value v) {
          func.getArgAttr(arg.getArgNumber(), tcc::tc::kCheckRecordAttr);
 }
 
+/// tcc-gpu-device-memory, as Passes.td describes it.
 struct GpuDeviceMemoryPass
-    : public PassWrapper<GpuDeviceMemoryPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuDeviceMemoryPass)
-
-  StringRef getArgument() const final { return "tcc-gpu-device-memory"; }
-  StringRef getDescription() const final {
-    return "Allocate a GPU function's temporaries in device memory";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<gpu::GPUDialect>();
-  }
+    : public tcc::impl::GpuDeviceMemoryPassBase<GpuDeviceMemoryPass> {
+  using GpuDeviceMemoryPassBase::GpuDeviceMemoryPassBase;
 
   void runOnOperation() override {
     SmallVector<Operation *> hostOps;
@@ -119,7 +117,3 @@ struct GpuDeviceMemoryPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createGpuDeviceMemoryPass() {
-  return std::make_unique<GpuDeviceMemoryPass>();
-}

@@ -1,6 +1,6 @@
 //===- GpuSelectReduction.cpp - argmax-like reductions, one block each ----===//
 
-#include "compiler/pipelines/GpuKernelBuilder.h"
+#include "compiler/pipelines/gpu/GpuKernelBuilder.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -144,11 +144,7 @@ void buildSelectReduction(linalg::LinalgOp op, const SelectCombiner &c) {
   splitByIterator(op, sizes, parallel, reduction);
   Value outputs = product(b, loc, parallel);
   Value length = product(b, loc, reduction);
-  Value chunk = b.create<arith::DivUIOp>(
-      loc,
-      b.create<arith::AddIOp>(loc, length,
-                              indexConstant(b, loc, kBlockSize - 1)),
-      indexConstant(b, loc, kBlockSize));
+  Value chunk = blocksFor(b, loc, length);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   SmallVector<Type> sharedTypes;
@@ -193,26 +189,15 @@ void buildSelectReduction(linalg::LinalgOp op, const SelectCombiner &c) {
     SmallVector<Value> ivs = mergeByIterator(op, pivs, rivs);
     ValueRange accs = fold.getRegionIterArgs().drop_back();
     Value valid = fold.getRegionIterArgs().back();
-    // The body computes the element values and the merged result.
-    Block *body = op.getBlock();
+    // The body computes the element values and the merged result (c.outs
+    // are the outputs' block arguments, in order).
     IRMapping mapping;
-    for (auto [in, value] :
-         llvm::zip(op.getDpsInputOperands(), loadInputs(b, op, ivs)))
-      mapping.map(op.getMatchingBlockArgument(in), value);
-    for (auto [out, acc] : llvm::zip(c.outs, accs))
-      mapping.map(out, acc);
-    for (Operation &inner : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), ivs[index.getDim()]);
-        continue;
-      }
-      cloneForGpu(b, inner, mapping);
-    }
+    SmallVector<Value> merged = computeBody(b, op, ivs, loadInputs(b, op, ivs),
+                                            llvm::to_vector(accs), mapping);
     SmallVector<Value> next;
-    for (auto [y, e] :
-         llvm::zip(body->getTerminator()->getOperands(), c.elements))
-      next.push_back(b.create<arith::SelectOp>(
-          loc, valid, mapping.lookupOrDefault(y), mapping.lookupOrDefault(e)));
+    for (auto [y, e] : llvm::zip(merged, c.elements))
+      next.push_back(
+          b.create<arith::SelectOp>(loc, valid, y, mapping.lookupOrDefault(e)));
     next.push_back(b.create<arith::ConstantIntOp>(loc, 1, 1));
     b.create<scf::YieldOp>(loc, next);
   }

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/GpuKernelBuilder.h"
+#include "compiler/pipelines/gpu/GpuKernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -129,14 +129,11 @@ bool tcc::gpu_kernel::buildScalarScatterKernelIfMatched(memref::StoreOp store) {
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   OpBuilder b(store);
   Location loc = store.getLoc();
-  Value one = indexConstant(b, loc, 1);
-  auto launch = b.create<gpu::LaunchOp>(loc, one, one, one, one, one, one);
-  b.setInsertionPointToStart(&launch.getBody().front());
+  createSingleThreadLaunch(b, loc);
   IRMapping mapping;
   for (Operation *op : ordered)
     b.clone(*op, mapping);
   b.clone(*store, mapping);
-  b.create<gpu::TerminatorOp>(loc);
   store->erase();
   eraseUnused(ordered);
   return true;
@@ -156,22 +153,7 @@ bool tcc::gpu_kernel::buildScatterKernelIfMatched(scf::ForOp outer) {
   SmallVector<Value> sizes;
   for (scf::ForOp loop : *loops)
     sizes.push_back(loop.getUpperBound());
-  Value total = product(b, loc, sizes);
-  Value blocks = b.create<arith::DivUIOp>(
-      loc,
-      b.create<arith::AddIOp>(loc, total,
-                              indexConstant(b, loc, kBlockSize - 1)),
-      indexConstant(b, loc, kBlockSize));
-  gpu::LaunchOp launch = createLaunch(b, loc, blocks);
-  Value thread = b.create<arith::AddIOp>(
-      loc,
-      b.create<arith::MulIOp>(loc, launch.getBlockIds().x,
-                              launch.getBlockSize().x),
-      launch.getThreadIds().x);
-  Value inBounds =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, thread, total);
-  auto guard = b.create<scf::IfOp>(loc, inBounds, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(guard.thenBlock());
+  Value thread = createGuardedLaunch(b, loc, product(b, loc, sizes));
   IRMapping mapping;
   for (auto [loop, iv] : llvm::zip(*loops, delinearize(b, loc, thread, sizes)))
     mapping.map(loop.getInductionVar(), iv);

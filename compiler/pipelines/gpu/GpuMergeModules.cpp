@@ -1,10 +1,15 @@
 //===- GpuMergeModules.cpp - all kernels in one GPU module ----------------===//
 
-#include "compiler/pipelines/GpuMergeModules.h"
+#include "compiler/pipelines/gpu/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_GPUMERGEMODULESPASS
+#include "compiler/pipelines/gpu/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 
@@ -12,14 +17,10 @@ namespace {
 
 constexpr llvm::StringLiteral kMergedName = "tcc_kernels";
 
+/// tcc-gpu-merge-modules, as Passes.td describes it.
 struct GpuMergeModulesPass
-    : public PassWrapper<GpuMergeModulesPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuMergeModulesPass)
-
-  StringRef getArgument() const final { return "tcc-gpu-merge-modules"; }
-  StringRef getDescription() const final {
-    return "Put every outlined kernel into one gpu.module";
-  }
+    : public tcc::impl::GpuMergeModulesPassBase<GpuMergeModulesPass> {
+  using GpuMergeModulesPassBase::GpuMergeModulesPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -83,7 +84,3 @@ struct GpuMergeModulesPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createGpuMergeModulesPass() {
-  return std::make_unique<GpuMergeModulesPass>();
-}

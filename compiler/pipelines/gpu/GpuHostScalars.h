@@ -1,8 +1,8 @@
 //===- GpuHostScalars.h - scalars the host reads from device memory -*- C++
 //-*-===//
 
-#ifndef TCC_COMPILER_PIPELINES_GPUHOSTSCALARS_H
-#define TCC_COMPILER_PIPELINES_GPUHOSTSCALARS_H
+#ifndef TCC_COMPILER_PIPELINES_GPU_GPUHOSTSCALARS_H
+#define TCC_COMPILER_PIPELINES_GPU_GPUHOSTSCALARS_H
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -19,4 +19,4 @@ void readBackOnHost(mlir::memref::LoadOp load);
 
 } // namespace tcc::gpu_kernel
 
-#endif // TCC_COMPILER_PIPELINES_GPUHOSTSCALARS_H
+#endif // TCC_COMPILER_PIPELINES_GPU_GPUHOSTSCALARS_H

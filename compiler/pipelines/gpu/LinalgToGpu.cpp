@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/LinalgToGpu.h"
-#include "compiler/pipelines/GpuKernelBuilder.h"
+#include "compiler/pipelines/gpu/GpuKernelBuilder.h"
+#include "compiler/pipelines/gpu/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +18,11 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_LINALGTOGPUPASS
+#include "compiler/pipelines/gpu/Passes.h.inc"
+} // namespace tcc
 
 using namespace mlir;
 using namespace tcc::gpu_kernel;
@@ -96,18 +101,9 @@ void buildFlatElementwise(linalg::LinalgOp op) {
         b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, misaligned,
                                 indexConstant(b, loc, 0)));
   }
-  int64_t perBlock = kBlockSize * kFlatVector;
-  Value blocks = b.create<arith::DivUIOp>(
-      loc,
-      b.create<arith::AddIOp>(loc, total, indexConstant(b, loc, perBlock - 1)),
-      indexConstant(b, loc, perBlock));
-  gpu::LaunchOp launch = createLaunch(b, loc, blocks);
-
-  Value thread = b.create<arith::AddIOp>(
-      loc,
-      b.create<arith::MulIOp>(loc, launch.getBlockIds().x,
-                              launch.getBlockSize().x),
-      launch.getThreadIds().x);
+  gpu::LaunchOp launch =
+      createLaunch(b, loc, blocksFor(b, loc, total, kBlockSize * kFlatVector));
+  Value thread = globalThreadId(b, loc, launch);
   Value first =
       b.create<arith::MulIOp>(loc, thread, indexConstant(b, loc, kFlatVector));
   Value end =
@@ -150,24 +146,7 @@ void buildThreadPerOutput(linalg::LinalgOp op) {
   Location loc = op.getLoc();
   SmallVector<Value> sizes = loopSizes(b, op), parallel, reduction;
   splitByIterator(op, sizes, parallel, reduction);
-  Value total = product(b, loc, parallel);
-  // (arith.ceildivui has no LLVM lowering without arith-expand.)
-  Value blocks = b.create<arith::DivUIOp>(
-      loc,
-      b.create<arith::AddIOp>(loc, total,
-                              indexConstant(b, loc, kBlockSize - 1)),
-      indexConstant(b, loc, kBlockSize));
-  gpu::LaunchOp launch = createLaunch(b, loc, blocks);
-
-  Value id = b.create<arith::AddIOp>(
-      loc,
-      b.create<arith::MulIOp>(loc, launch.getBlockIds().x,
-                              launch.getBlockSize().x),
-      launch.getThreadIds().x);
-  Value inBounds =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, id, total);
-  auto guard = b.create<scf::IfOp>(loc, inBounds, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(guard.thenBlock());
+  Value id = createGuardedLaunch(b, loc, product(b, loc, parallel));
   SmallVector<Value> pivs = delinearize(b, loc, id, parallel);
 
   if (reduction.empty()) {
@@ -214,19 +193,10 @@ bool hasIdentityLayout(Value v) {
   return type && type.getLayout().isIdentity();
 }
 
+/// tcc-linalg-to-gpu, as Passes.td describes it.
 struct LinalgToGpuPass
-    : public PassWrapper<LinalgToGpuPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LinalgToGpuPass)
-
-  StringRef getArgument() const final { return "tcc-linalg-to-gpu"; }
-  StringRef getDescription() const final {
-    return "Turn every linalg op on buffers into a GPU kernel launch";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, arith::ArithDialect, gpu::GPUDialect,
-                    memref::MemRefDialect, scf::SCFDialect,
-                    linalg::LinalgDialect>();
-  }
+    : public tcc::impl::LinalgToGpuPassBase<LinalgToGpuPass> {
+  using LinalgToGpuPassBase::LinalgToGpuPassBase;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -293,7 +263,3 @@ struct LinalgToGpuPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tcc::createLinalgToGpuPass() {
-  return std::make_unique<LinalgToGpuPass>();
-}
