@@ -780,14 +780,39 @@ TensorRef GraphBuilder::matmul(Location loc, TensorRef lhs, TensorRef rhs) {
     error(loc) << "matmul is not defined on bool tensors";
     return {};
   }
+  // numpy's rule for a vector: it becomes a matrix of one row (on the left)
+  // or one column (on the right) for the product, and that dimension is
+  // dropped from the result: [K] x [K, N] is [N], [M, K] x [K] is [M], and
+  // [K] x [K] a scalar.
+  if (lhs.shape.empty() || rhs.shape.empty()) {
+    error(loc) << "matmul needs operands of rank >= 1, got "
+               << tc::formatShape(lhs.shape) << " and "
+               << tc::formatShape(rhs.shape);
+    return {};
+  }
+  if (lhs.shape.size() == 1 || rhs.shape.size() == 1) {
+    bool row = lhs.shape.size() == 1, column = rhs.shape.size() == 1;
+    TensorRef a =
+        row ? reshape(loc, lhs, {tc::Dim::fixed(1), lhs.shape[0]}) : lhs;
+    TensorRef b =
+        column ? reshape(loc, rhs, {rhs.shape[0], tc::Dim::fixed(1)}) : rhs;
+    TensorRef product = matmul(loc, a, b);
+    if (!product)
+      return {};
+    Shape result;
+    int64_t rank = product.shape.size();
+    for (int64_t d = 0; d < rank; ++d)
+      if (!(row && d == rank - 2) && !(column && d == rank - 1))
+        result.push_back(product.shape[d]);
+    return reshape(loc, product, result);
+  }
   FailureOr<Shape> shape =
       tc::matmulShape(lhs.shape, rhs.shape, [&] { return error(loc); });
   if (failed(shape))
     return {};
   Type type = tensorType(*shape, lhs.elementType());
-  // [B, T, C] @ [C, H] stays one op: the CPU pipeline (tcc-matmul-to-blas)
-  // makes it one 2-D product of row-major views for BLAS, which needs no
-  // reshape to several dynamic sizes here (a GPU cannot lower one yet).
+  // [B, T, C] @ [C, H] stays one op: convert-tc-to-linalg makes it one 2-D
+  // product of the rows, and its gradient rule reshapes the same way.
   return make(builder.create<tc::MatmulOp>(loc, type, lhs.value, rhs.value),
               *shape);
 }

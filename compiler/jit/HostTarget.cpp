@@ -6,6 +6,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -19,11 +20,26 @@ FailureOr<tcc::CpuTarget> tcc::resolveCpuAt(Location loc,
   return std::move(*cpu);
 }
 
+/// Switches off LLVM 19's X86 Domain Reassignment unless the command line
+/// set it: on CPUs with AVX-512 it is superlinear in a function's size and
+/// took half the CPU time of compiling a transformer's training step
+/// (docs/performance.md, "Compile time"; fixed upstream in LLVM 20). It only
+/// moves some integer work into mask registers; the step ran as fast without.
+static void disableDomainReassignment() {
+  llvm::StringMap<llvm::cl::Option *> &options =
+      llvm::cl::getRegisteredOptions();
+  auto it = options.find("disable-x86-domain-reassignment");
+  if (it == options.end() || it->second->getNumOccurrences() > 0)
+    return;
+  static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
+}
+
 std::unique_ptr<llvm::TargetMachine>
 tcc::hostTargetMachine(Location loc, unsigned opt, const CpuTarget &cpu) {
   static bool ready = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    disableDomainReassignment();
     return true;
   }();
   (void)ready;

@@ -257,6 +257,21 @@ def EmitEntryPointsPass : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
   }];
 }
 
+def ReshapeIntoDestinationPass
+    : Pass<"tcc-reshape-into-destination", "::mlir::func::FuncOp"> {
+  let summary = "Compute a reshaped value straight into its destination";
+  let description = [{
+    One-Shot Bufferize computes a value that is reshaped into an output
+    (`y = reshape(matmul(x2, w), ...)`, and every product of a rank-3 tensor
+    by a matrix, which is lowered that way) into a temporary, then copies the
+    reshaped view into the output. When the temporary is `[R, N]`, the
+    destination an identity-layout argument `[..., N]` with the same last
+    size, and nothing else touches the destination before the copy, the
+    temporary becomes the destination's collapsed view
+    (`memref.collapse_shape`): no temporary, no copy.
+  }];
+}
+
 def StripTcRecordsPass : Pass<"tcc-strip-tc-records", "::mlir::ModuleOp"> {
   let summary = "Remove tc declarations and attributes before LLVM "
                 "translation";

@@ -129,6 +129,9 @@ static std::string stagePipeline(tcc::Stage s,
            // cse merges the equal subviews that a row tile writes and
            // copies into, so that canonicalize drops the copy.
            "drop-equivalent-buffer-results,cse,canonicalize,"
+           // A value reshaped into an output (a rank-3 product's rows) is
+           // computed in the output's collapsed view, not copied into it.
+           "func.func(tcc-reshape-into-destination),"
            // The index checks' record becomes an argument before the
            // manifest is read off this stage.
            "tc-check-exit" +
