@@ -124,6 +124,9 @@ TrainingLoop::run(const std::function<Status(const StepResult &)> &onStep) {
   LoopResult result;
   // Stops at step `step` with `error`, keeping what `completed` steps did.
   auto stop = [&](int64_t step, const Status &error, int64_t completed) {
+    // One call and no feed is not a loop: its error is the call's own.
+    if (steps_ == 1 && !feed_ && completed == 0)
+      return error;
     std::string failures;
     std::vector<std::string> written = keep(completed, &failures);
     std::string where = "step " + std::to_string(step + 1) + " of " +

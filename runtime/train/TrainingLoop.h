@@ -79,7 +79,8 @@ public:
   /// histories of the steps recorded and saves the shared variables as the
   /// last completed step left them (a failed call changes none), then
   /// returns the error, its message extended with the step and what was
-  /// written where.
+  /// written where (a single step without a feed returns the call's error
+  /// as it is).
   Result<LoopResult>
   run(const std::function<Status(const StepResult &)> &onStep = nullptr);
 
