@@ -81,7 +81,8 @@ int main(int argc, char **argv) {
     std::printf("%s\n", line.c_str());
   for (const char *name : {"a", "b"}) {
     tcc::SharedVariable *v = runtime.shared().lookup(name).value();
-    std::printf("%s = %.3f\n", name, v->getArray().value().at<float>({}).value());
+    std::printf("%s = %.3f\n", name,
+                v->getArray().value().at<float>({}).value());
   }
   return 0;
 }

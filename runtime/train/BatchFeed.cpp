@@ -32,11 +32,9 @@ Result<BatchFeed> BatchFeed::open(const std::string &path,
   return fromArrays(std::move(members), options, function, fixed, path);
 }
 
-Result<BatchFeed>
-BatchFeed::fromArrays(NamedArrays data, const BatchOptions &options,
-                      const FunctionSpec &function,
-                      const std::map<std::string, Array> &fixed,
-                      const std::string &origin) {
+Result<BatchFeed> BatchFeed::fromArrays(
+    NamedArrays data, const BatchOptions &options, const FunctionSpec &function,
+    const std::map<std::string, Array> &fixed, const std::string &origin) {
   auto invalid = [&](const std::string &message) {
     return Status::error(ErrorCode::InvalidArgument, origin + ": " + message);
   };
@@ -86,10 +84,10 @@ BatchFeed::fromArrays(NamedArrays data, const BatchOptions &options,
   // before the first of them runs.
   int64_t last = feed.rows_ % batchSize;
   for (const auto &[name, array] : feed.members_) {
-    auto arg = std::find_if(
-        function.args.begin(), function.args.end(), [&](const ArgSpec &a) {
-          return a.role == ArgRole::Input && a.name == name;
-        });
+    auto arg = std::find_if(function.args.begin(), function.args.end(),
+                            [&](const ArgSpec &a) {
+                              return a.role == ArgRole::Input && a.name == name;
+                            });
     if (arg->dims.empty() || arg->dims[0].isSymbolic())
       continue;
     int64_t size = arg->dims[0].size;
@@ -102,10 +100,10 @@ BatchFeed::fromArrays(NamedArrays data, const BatchOptions &options,
     if (last && !options.dropLast)
       return invalid(
           "the last batch of each epoch has " + std::to_string(last) +
-          " rows (" + std::to_string(feed.rows_) + " rows = " +
-          std::to_string(feed.rows_ / batchSize) + " x " +
-          std::to_string(batchSize) + " + " + std::to_string(last) +
-          "), but " + input +
+          " rows (" + std::to_string(feed.rows_) +
+          " rows = " + std::to_string(feed.rows_ / batchSize) + " x " +
+          std::to_string(batchSize) + " + " + std::to_string(last) + "), but " +
+          input +
           ": skip it with --drop-last, or give the input a symbolic batch "
           "size (N)");
   }

@@ -64,7 +64,8 @@ Result<std::string> OutputHistory::save() const {
   }
   TCC_RETURN_IF_ERROR(saveNpy(path_, stacked));
   return name_ + " of " + std::to_string(values_.size()) +
-         (values_.size() == 1 ? " step: " : " steps: ") + stacked.describe() + " -> " + path_;
+         (values_.size() == 1 ? " step: " : " steps: ") + stacked.describe() +
+         " -> " + path_;
 }
 
 } // namespace tcc::train

@@ -30,8 +30,7 @@ Status checkOutputFile(const std::string &path, const std::string &what) {
     return invalid(ErrorCode::NotFound,
                    "the folder '" + dir + "' does not exist (create it first)");
   if (!fs::is_directory(dir, ec))
-    return invalid(ErrorCode::InvalidArgument,
-                   "'" + dir + "' is not a folder");
+    return invalid(ErrorCode::InvalidArgument, "'" + dir + "' is not a folder");
   if (::access(dir.c_str(), W_OK) != 0)
     return invalid(ErrorCode::InvalidArgument,
                    "the folder '" + dir + "' is not writable");
@@ -108,11 +107,10 @@ std::vector<std::string> TrainingLoop::keep(int64_t completed,
   }
   if (!options_.saveShared.empty() && completed > 0) {
     if (Status s = runtime_->shared().saveNpz(options_.saveShared); s.ok())
-      written.push_back(
-          (completed == steps_ ? std::string("shared variables")
-                               : "shared variables after step " +
-                                     std::to_string(completed)) +
-          " -> " + options_.saveShared);
+      written.push_back((completed == steps_ ? std::string("shared variables")
+                                             : "shared variables after step " +
+                                                   std::to_string(completed)) +
+                        " -> " + options_.saveShared);
     else
       *failures += "; the shared variables were not saved: " + s.message();
   }
@@ -129,8 +127,8 @@ TrainingLoop::run(const std::function<Status(const StepResult &)> &onStep) {
       return error;
     std::string failures;
     std::vector<std::string> written = keep(completed, &failures);
-    std::string where = "step " + std::to_string(step + 1) + " of " +
-                        std::to_string(steps_);
+    std::string where =
+        "step " + std::to_string(step + 1) + " of " + std::to_string(steps_);
     if (feed_) {
       int64_t perEpoch = feed_->batchesPerEpoch();
       where += " (epoch " + std::to_string(step / perEpoch + 1) + ", batch " +
@@ -138,8 +136,9 @@ TrainingLoop::run(const std::function<Status(const StepResult &)> &onStep) {
                std::to_string(perEpoch) + ")";
     }
     std::string message = where + ": " + error.message() + "; ";
-    std::string steps = std::to_string(completed) +
-                        (completed == 1 ? " completed step" : " completed steps");
+    std::string steps =
+        std::to_string(completed) +
+        (completed == 1 ? " completed step" : " completed steps");
     if (completed == 0)
       message += "no step completed: nothing written";
     else if (written.empty() && failures.empty())
@@ -187,9 +186,8 @@ TrainingLoop::run(const std::function<Status(const StepResult &)> &onStep) {
   std::string failures;
   result.written = keep(steps_, &failures);
   if (!failures.empty())
-    return Status::error(ErrorCode::IoError,
-                         "after " + std::to_string(steps_) + " steps" +
-                             failures);
+    return Status::error(ErrorCode::IoError, "after " + std::to_string(steps_) +
+                                                 " steps" + failures);
   return result;
 }
 

@@ -44,9 +44,9 @@ struct StepResult {
 
 /// What a loop did.
 struct LoopResult {
-  int64_t steps = 0;           ///< steps completed
-  std::vector<Array> outputs;  ///< the last step's outputs
-  std::vector<double> callMs;  ///< the time of each step's call
+  int64_t steps = 0;                ///< steps completed
+  std::vector<Array> outputs;       ///< the last step's outputs
+  std::vector<double> callMs;       ///< the time of each step's call
   std::vector<std::string> written; ///< one line per file written
 };
 

@@ -98,10 +98,9 @@ TEST_CASE("train loop: runs its steps and writes at the end", "[train]") {
   CHECK(done.value().steps == 5);
   CHECK(done.value().callMs.size() == 5);
   CHECK(done.value().written ==
-        std::vector<std::string>{
-            "history: loss of 5 steps: f32(5,) -> " +
-                dir.file("loss.history.npy"),
-            "shared variables -> " + dir.file("w.npz")});
+        std::vector<std::string>{"history: loss of 5 steps: f32(5,) -> " +
+                                     dir.file("loss.history.npy"),
+                                 "shared variables -> " + dir.file("w.npz")});
 }
 
 TEST_CASE("train loop: an error keeps the history and the state of the "
@@ -174,7 +173,6 @@ TEST_CASE("train loop: output paths are checked when it opens", "[train]") {
   options.saveShared.clear();
   options.histories = {"loss"};
   options.historyDir = dir.file("none");
-  CHECK(openLoop(*runtime, -1, options).status().code() ==
-        ErrorCode::NotFound);
+  CHECK(openLoop(*runtime, -1, options).status().code() == ErrorCode::NotFound);
   CHECK(fn(*runtime, "train_step").counters().snapshot().calls == 0);
 }

@@ -84,8 +84,7 @@ TEST_CASE("train: dropLast skips the short last batch", "[train]") {
   CHECK(rowsOf(inputs["y"]) == std::vector<int64_t>{0, 1, 2, 3});
 }
 
-TEST_CASE("train: a static batch size is checked before any step",
-          "[train]") {
+TEST_CASE("train: a static batch size is checked before any step", "[train]") {
   FunctionSpec fixed = trainStep(DimSpec{4, ""});
   Result<BatchFeed> shortBatch =
       BatchFeed::fromArrays(tenRows(), batchesOf(4), fixed, {}, "data.npz");
@@ -119,8 +118,8 @@ TEST_CASE("train: shuffling draws one permutation per epoch from the seed",
   std::iota(identity.begin(), identity.end(), 0);
   for (int64_t epoch = 0; epoch < 3; ++epoch) {
     std::vector<int64_t> order = a.epochOrder(epoch);
-    CHECK(order == b.epochOrder(epoch)); // reproducible
-    CHECK(order != c.epochOrder(epoch)); // another seed, another order
+    CHECK(order == b.epochOrder(epoch));     // reproducible
+    CHECK(order != c.epochOrder(epoch));     // another seed, another order
     CHECK(order != a.epochOrder(epoch + 1)); // each epoch its own
     CHECK(order != identity);
     std::vector<int64_t> sorted = order;
@@ -159,14 +158,12 @@ TEST_CASE("train: the data is checked against the function", "[train]") {
             .message() == "d: the batch size must be at least 1, got 0");
 }
 
-TEST_CASE("train: output paths are checked before anything runs",
-          "[train]") {
+TEST_CASE("train: output paths are checked before anything runs", "[train]") {
   TempDir dir;
   CHECK(checkOutputFile(dir.file("w.npz"), "w").ok());
   Status missing = checkOutputFile(dir.file("none/w.npz"), "--save-shared");
   CHECK(missing.code() == ErrorCode::NotFound);
-  CHECK(missing.message() == "--save-shared: the folder '" +
-                                 dir.file("none") +
+  CHECK(missing.message() == "--save-shared: the folder '" + dir.file("none") +
                                  "' does not exist (create it first)");
   Status folder = checkOutputFile(dir.path(), "--save-shared");
   CHECK(folder.code() == ErrorCode::InvalidArgument);
@@ -181,10 +178,8 @@ TEST_CASE("train: a history stacks one output per step", "[train]") {
       OutputHistory::open("err=" + dir.file("err.npy"), spec, ".").value();
   CHECK(!history.save().ok()); // nothing recorded yet
   Array loss = Array::zeros(DType::F32, {}).value();
-  REQUIRE(history.record({loss, Array::full(DType::F32, {3}, 1).value()})
-              .ok());
-  REQUIRE(history.record({loss, Array::full(DType::F32, {3}, 2).value()})
-              .ok());
+  REQUIRE(history.record({loss, Array::full(DType::F32, {3}, 1).value()}).ok());
+  REQUIRE(history.record({loss, Array::full(DType::F32, {3}, 2).value()}).ok());
   Status varies =
       history.record({loss, Array::full(DType::F32, {2}, 3).value()});
   CHECK(varies.code() == ErrorCode::ShapeMismatch);

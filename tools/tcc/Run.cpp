@@ -226,7 +226,8 @@ int tcc::cli::runRun(int argc, char **argv) {
   }
   // The training loop's flags, and every output path, before anything runs.
   bool batched = !opts.batches.empty() || opts.batchSize.getNumOccurrences();
-  if (batched && (opts.batches.empty() || !opts.batchSize.getNumOccurrences())) {
+  if (batched &&
+      (opts.batches.empty() || !opts.batchSize.getNumOccurrences())) {
     llvm::errs() << "tcc run: error: --batches and --batch-size go together\n";
     return kBadUsage;
   }
