@@ -15,7 +15,8 @@ step "cmake --install into a fresh prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in bin/tcc bin/tc-opt lib/libtcc_runtime.so lib/libtcc_kernels.a \
   lib/cmake/tcc/tccConfig.cmake lib/pkgconfig/tcc-runtime.pc \
-  include/tcc/runtime/tcc_runtime.h include/tcc/compiler/tcc_compiler.h \
+  include/tcc/runtime/tcc_runtime.h include/tcc/runtime/train/TrainingLoop.h \
+  include/tcc/compiler/tcc_compiler.h \
   include/tcc/dialects/tc/IR/TcOps.h.inc; do
   [ -e "$prefix/$f" ] || fail "the install has no $f"
 done
