@@ -23,5 +23,8 @@
 #include "runtime/host/HostMemory.h"
 #include "runtime/loader/ManifestText.h"
 #include "runtime/loader/SharedObject.h"
+#include "runtime/train/BatchFeed.h"
+#include "runtime/train/OutputHistory.h"
+#include "runtime/train/TrainingLoop.h"
 
 #endif // TCC_RUNTIME_TCC_RUNTIME_H

@@ -15,7 +15,8 @@ step "cmake --install into a fresh prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in bin/tcc bin/tc-opt lib/libtcc_runtime.so lib/libtcc_kernels.a \
   lib/cmake/tcc/tccConfig.cmake lib/pkgconfig/tcc-runtime.pc \
-  include/tcc/runtime/tcc_runtime.h include/tcc/compiler/tcc_compiler.h \
+  include/tcc/runtime/tcc_runtime.h include/tcc/runtime/train/TrainingLoop.h \
+  include/tcc/compiler/tcc_compiler.h \
   include/tcc/dialects/tc/IR/TcOps.h.inc; do
   [ -e "$prefix/$f" ] || fail "the install has no $f"
 done
@@ -75,6 +76,19 @@ diff "$work/aot.txt" "$work/jit.txt" || fail "the JIT and the artifact differ"
 if grep 'file=.*libtcc_cuda' "$work/ld-debug.txt"; then
   fail "a CPU artifact loaded libtcc_cuda.so"
 fi
+
+step "train_loop trains with the installed runtime/train and keeps its work"
+mkdir -p "$work/trained"
+"$work/hosts/train_loop" "$work/trained" > "$work/train-loop.txt"
+cat "$work/train-loop.txt"
+grep -q "^history: loss of 400 steps: f32(400,) -> $work/trained/loss.npy\$" \
+  "$work/train-loop.txt" || fail "train_loop kept no history"
+grep -q "^shared variables -> $work/trained/trained.npz\$" \
+  "$work/train-loop.txt" || fail "train_loop saved no parameters"
+grep -qx "a = 2.000" "$work/train-loop.txt" &&
+  grep -qx "b = -1.000" "$work/train-loop.txt" || fail "train_loop did not fit"
+[ -s "$work/trained/loss.npy" ] && [ -s "$work/trained/trained.npz" ] ||
+  fail "train_loop wrote nothing"
 
 step "an artifact of another manifest version is refused with a message"
 sed 's/tcc-manifest 1/tcc-manifest 9/' "$work/fresh/mlp.so" \

@@ -5,10 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BatchFeed.h"
 #include "Commands.h"
 #include "CpuOption.h"
-#include "OutputHistory.h"
 #include "compiler/cache/CacheSettings.h"
 #include "compiler/driver/Compiler.h"
 #include "compiler/pipelines/GpuTarget.h"
@@ -16,6 +14,7 @@
 #include "runtime/cuda/CudaDevice.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/loader/SharedObject.h"
+#include "runtime/train/TrainingLoop.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -69,6 +68,15 @@ struct RunOptions {
   cl::opt<int64_t> batchSize{
       "batch-size", cl::desc("Rows per batch for --batches"),
       cl::value_desc("B"), cl::init(0), cl::cat(category)};
+  cl::opt<bool> dropLast{
+      "drop-last",
+      cl::desc("With --batches: skip the short last batch of each epoch"),
+      cl::cat(category)};
+  cl::opt<std::string> shuffle{
+      "shuffle",
+      cl::desc("With --batches: shuffle the rows before cutting each epoch, "
+               "one permutation per epoch from SEED (default 0)"),
+      cl::value_desc("seed"), cl::ValueOptional, cl::cat(category)};
   cl::list<std::string> history{
       "history",
       cl::desc("Write output NAME of every call stacked into one .npy "
@@ -216,6 +224,50 @@ int tcc::cli::runRun(int argc, char **argv) {
                  << opts.target << "'\n";
     return kBadUsage;
   }
+  // The training loop's flags, and every output path, before anything runs.
+  bool batched = !opts.batches.empty() || opts.batchSize.getNumOccurrences();
+  if (batched &&
+      (opts.batches.empty() || !opts.batchSize.getNumOccurrences())) {
+    llvm::errs() << "tcc run: error: --batches and --batch-size go together\n";
+    return kBadUsage;
+  }
+  train::BatchOptions batchOptions;
+  batchOptions.batchSize = opts.batchSize;
+  batchOptions.dropLast = opts.dropLast;
+  if (opts.shuffle.getNumOccurrences()) {
+    uint64_t seed = 0;
+    if (!opts.shuffle.empty() &&
+        llvm::StringRef(opts.shuffle).getAsInteger(10, seed)) {
+      llvm::errs() << "tcc run: error: --shuffle wants a seed from 0 to "
+                      "2^64-1, got '"
+                   << opts.shuffle << "'\n";
+      return kBadUsage;
+    }
+    batchOptions.shuffleSeed = seed;
+  }
+  if (!batched && (opts.dropLast || opts.shuffle.getNumOccurrences())) {
+    llvm::errs() << "tcc run: error: --drop-last and --shuffle need "
+                    "--batches\n";
+    return kBadUsage;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(opts.outputDir)) {
+    llvm::errs() << "tcc run: error: cannot create '" << opts.outputDir
+                 << "': " << ec.message() << "\n";
+    return kBadUsage;
+  }
+  {
+    std::vector<std::pair<std::string, std::string>> paths;
+    if (!opts.saveShared.empty())
+      paths.emplace_back(opts.saveShared, "--save-shared=" + opts.saveShared);
+    for (const std::string &h : opts.history)
+      if (size_t eq = h.find('='); eq != std::string::npos)
+        paths.emplace_back(h.substr(eq + 1), "--history=" + h);
+    for (const auto &[path, flag] : paths)
+      if (Status s = train::checkOutputFile(path, flag); !s.ok()) {
+        llvm::errs() << "tcc run: error: " << s.message() << "\n";
+        return kBadUsage;
+      }
+  }
   std::map<std::string, Array> inputs;
   for (const std::string &spec : opts.inputs) {
     size_t eq = spec.find('=');
@@ -266,65 +318,38 @@ int tcc::cli::runRun(int argc, char **argv) {
   if (!fn.ok())
     return fail(fn.status());
   const FunctionSpec &called = fn.value()->spec();
-  std::optional<BatchFeed> feed;
-  if (!opts.batches.empty() || opts.batchSize.getNumOccurrences()) {
-    if (opts.batches.empty() || !opts.batchSize.getNumOccurrences()) {
-      llvm::errs() << "tcc run: error: --batches and --batch-size go "
-                      "together\n";
-      return kBadUsage;
-    }
-    Result<BatchFeed> opened =
-        BatchFeed::open(opts.batches, opts.batchSize, called, inputs);
+  std::optional<train::BatchFeed> feed;
+  if (batched) {
+    Result<NamedArrays> data = loadNpz(opts.batches);
+    if (!data.ok())
+      return fail(data.status());
+    Result<train::BatchFeed> opened = train::BatchFeed::fromArrays(
+        std::move(data).value(), batchOptions, called, inputs,
+        "--batches=" + opts.batches);
     if (!opened.ok())
       return fail(opened.status());
     feed = std::move(opened).value();
   }
-  unsigned calls = opts.repeat;
-  if (feed && !opts.repeat.getNumOccurrences())
-    calls = unsigned(feed->batchesPerPass());
-  std::vector<OutputHistory> histories;
-  for (const std::string &spec : opts.history) {
-    Result<OutputHistory> h = OutputHistory::open(spec, called, opts.outputDir);
-    if (!h.ok())
-      return fail(h.status());
-    histories.push_back(std::move(h).value());
-  }
-  // A borrowed input may be overwritten by a call: every call gets a fresh
-  // copy of the inputs that were read from disk (copied outside the timing).
-  bool borrows = false;
-  for (const ArgSpec &a : called.args)
-    borrows |= a.role == ArgRole::Input && a.borrow;
+  train::LoopOptions loopOptions;
+  loopOptions.steps = opts.repeat.getNumOccurrences() ? opts.repeat : 0;
+  loopOptions.histories = opts.history;
+  loopOptions.historyDir = opts.outputDir;
+  loopOptions.saveShared = opts.saveShared;
+  Result<train::TrainingLoop> loop = train::TrainingLoop::open(
+      runtime, opts.function, inputs, std::move(feed), loopOptions);
+  if (!loop.ok())
+    return fail(loop.status());
   // With --repeat=N > 1 the first call is a warm-up (it loads the BLAS
   // library and takes the first page faults): the time reported is the
   // median of the other N-1 calls.
-  std::vector<Array> outputs;
-  std::vector<double> callTimes;
-  for (unsigned i = 0; i < calls; ++i) {
-    std::map<std::string, Array> callInputs = inputs;
-    if (feed)
-      if (Status s = feed->fill(i, callInputs); !s.ok())
-        return fail(s);
-    if (borrows && (feed || i + 1 < calls))
-      for (auto &[name, value] : callInputs) {
-        Result<Array> copy = value.copy();
-        if (!copy.ok())
-          return fail(copy.status());
-        value = copy.value();
-      }
-    auto start = std::chrono::steady_clock::now();
-    Result<std::vector<Array>> result = fn.value()->call(callInputs);
-    double ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
-    if (!result.ok())
-      return fail(result.status());
-    if (i > 0 || calls == 1)
-      callTimes.push_back(ms);
-    outputs = std::move(result).value();
-    for (OutputHistory &h : histories)
-      if (Status s = h.record(outputs); !s.ok())
-        return fail(s);
-  }
+  Result<train::LoopResult> ran = loop.value().run();
+  if (!ran.ok())
+    return fail(ran.status());
+  unsigned calls = unsigned(ran.value().steps);
+  std::vector<Array> &outputs = ran.value().outputs;
+  std::vector<double> callTimes = ran.value().callMs;
+  if (calls > 1)
+    callTimes.erase(callTimes.begin());
   std::sort(callTimes.begin(), callTimes.end());
   size_t mid = callTimes.size() / 2;
   double callMs = callTimes.size() % 2
@@ -336,12 +361,7 @@ int tcc::cli::runRun(int argc, char **argv) {
                                     (calls == 2 ? " call" : " calls") +
                                     " after a warm-up call";
 
-  // Write the results.
-  if (std::error_code ec = llvm::sys::fs::create_directories(opts.outputDir)) {
-    llvm::errs() << "tcc run: error: cannot create '" << opts.outputDir
-                 << "': " << ec.message() << "\n";
-    return kBadInput;
-  }
+  // Write the results (the loop wrote the histories and shared variables).
   const FunctionSpec &spec = fn.value()->spec();
   const char *how = report.hit             ? "loaded from the cache in "
                     : report.cache.empty() ? "loaded in "
@@ -358,17 +378,8 @@ int tcc::cli::runRun(int argc, char **argv) {
     llvm::outs() << "  " << spec.outputs[i].name << ": " << describe(outputs[i])
                  << " -> " << path << "\n";
   }
-  for (const OutputHistory &h : histories) {
-    Result<std::string> saved = h.save();
-    if (!saved.ok())
-      return fail(saved.status());
-    llvm::outs() << "  history: " << saved.value() << "\n";
-  }
-  if (!opts.saveShared.empty()) {
-    if (Status s = runtime.shared().saveNpz(opts.saveShared); !s.ok())
-      return fail(s);
-    llvm::outs() << "  shared variables -> " << opts.saveShared << "\n";
-  }
+  for (const std::string &line : ran.value().written)
+    llvm::outs() << "  " << line << "\n";
   if (stats && stats->getNumOccurrences()) {
     llvm::outs() << "function " << opts.function << ":\n"
                  << fn.value()->counters().format() << "runtime:\n"

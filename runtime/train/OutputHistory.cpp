@@ -1,12 +1,12 @@
-//===- OutputHistory.cpp - tcc run --history ------------------------------===//
+//===- OutputHistory.cpp - one output of every step -----------------------===//
 
-#include "OutputHistory.h"
+#include "runtime/train/OutputHistory.h"
 
 #include "runtime/core/Npy.h"
 
 #include <cstring>
 
-namespace tcc::cli {
+namespace tcc::train {
 
 Result<OutputHistory> OutputHistory::open(const std::string &spec,
                                           const FunctionSpec &function,
@@ -37,11 +37,11 @@ Status OutputHistory::record(const std::vector<Array> &outputs) {
                            value.shape() != values_.front().shape()))
     return Status::error(
         ErrorCode::ShapeMismatch,
-        "--history=" + name_ + ": call " + std::to_string(values_.size() + 1) +
-            " gave " + value.describe() + " but call 1 gave " +
+        "--history=" + name_ + ": step " + std::to_string(values_.size() + 1) +
+            " gave " + value.describe() + " but step 1 gave " +
             values_.front().describe() +
-            "; only an output of one shape stacks (with --batches, make the "
-            "rows a multiple of --batch-size)");
+            "; only an output of one shape stacks (with --batches, skip the "
+            "short last batch with --drop-last)");
   // The output may be a borrowed buffer that the next call overwrites.
   TCC_ASSIGN_OR_RETURN(Array copy, value.copy());
   values_.push_back(copy);
@@ -49,6 +49,9 @@ Status OutputHistory::record(const std::vector<Array> &outputs) {
 }
 
 Result<std::string> OutputHistory::save() const {
+  if (values_.empty())
+    return Status::error(ErrorCode::InvalidArgument,
+                         "--history=" + name_ + ": no step was recorded");
   const Array &first = values_.front();
   Shape shape{int64_t(values_.size())};
   shape.insert(shape.end(), first.shape().begin(), first.shape().end());
@@ -61,7 +64,8 @@ Result<std::string> OutputHistory::save() const {
   }
   TCC_RETURN_IF_ERROR(saveNpy(path_, stacked));
   return name_ + " of " + std::to_string(values_.size()) +
-         " calls: " + stacked.describe() + " -> " + path_;
+         (values_.size() == 1 ? " step: " : " steps: ") + stacked.describe() +
+         " -> " + path_;
 }
 
-} // namespace tcc::cli
+} // namespace tcc::train
