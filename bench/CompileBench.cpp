@@ -4,14 +4,14 @@
 //
 // For examples/mlp.tg, a one-op graph (y = 2 * x), a four-op chain
 // (tanh(a*x+b)*c+x) and a transformer block's training step
-// (bench/graphs/transformer_block.tg, issue 22's target: 2 s): the time from a parsed module to a callable program
-// through the in-memory JIT, with no compile cache, each repetition a fresh
-// MLIRContext and module (what `tcc run --no-cache` pays). Prints the
-// medians of wall time and of the process's CPU time, the CPU time of each
-// phase (MLIR passes to the LLVM dialect, LLVM IR translation and
-// optimization, machine code), and the targets of issue 16 (mlp <= 150 ms,
-// one op <= 25 ms). The first compile of the process is reported apart:
-// it also initializes LLVM's targets and loads the kernels library.
+// (bench/graphs/transformer_block.tg, issue 22's target: 2 s): the time from a
+// parsed module to a callable program through the in-memory JIT, with no
+// compile cache, each repetition a fresh MLIRContext and module (what `tcc run
+// --no-cache` pays). Prints the medians of wall time and of the process's CPU
+// time, the CPU time of each phase (MLIR passes to the LLVM dialect, LLVM IR
+// translation and optimization, machine code), and the targets of issue 16 (mlp
+// <= 150 ms, one op <= 25 ms). The first compile of the process is reported
+// apart: it also initializes LLVM's targets and loads the kernels library.
 //
 // CPU time counts every thread of the process and nothing else, so it is
 // the number to compare on a shared machine; wall time is what a user
@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/CompilePhases.h"
 #include "compiler/driver/Compiler.h"
-#include "compiler/jit/CompilePhases.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"

@@ -43,7 +43,7 @@ install(EXPORT tccRuntimeTargets NAMESPACE tcc::
 # and the runtime; tccConfig.cmake adds MLIR's and LLVM's headers.
 if(TCC_BUILD_COMPILER)
   set(TCC_COMPILER_LIBRARIES TccTcDialect TccTcTransforms TccTcToLinalg
-    TccFrontend TccPipelines TccDriver TccJit TccAot TccCache TccDump)
+    TccFrontend TccPipelines TccDriver TccCodegen TccCache TccDump)
   add_library(tcc_compiler INTERFACE)
   set_target_properties(tcc_compiler PROPERTIES EXPORT_NAME compiler)
   target_link_libraries(tcc_compiler INTERFACE ${TCC_COMPILER_LIBRARIES}

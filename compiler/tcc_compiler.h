@@ -4,11 +4,11 @@
 #ifndef TCC_COMPILER_TCC_COMPILER_H
 #define TCC_COMPILER_TCC_COMPILER_H
 
-#include "compiler/aot/Artifact.h"
+#include "compiler/codegen/Artifact.h"
+#include "compiler/codegen/Jit.h"
 #include "compiler/driver/Compiler.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/frontend/GraphBuilder.h"
-#include "compiler/jit/HostJit.h"
 #include "compiler/pipelines/Registration.h"
 #include "runtime/tcc_runtime.h"
 

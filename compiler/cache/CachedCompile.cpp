@@ -1,10 +1,10 @@
 //===- CachedCompile.cpp - compile for this CPU through the cache ---------===//
 
 #include "compiler/cache/CachedCompile.h"
-#include "compiler/aot/Artifact.h"
 #include "compiler/cache/CompilerIdentity.h"
 #include "compiler/cache/InMemoryArtifact.h"
-#include "compiler/jit/HostJit.h"
+#include "compiler/codegen/Artifact.h"
+#include "compiler/codegen/Jit.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -3,7 +3,7 @@
 #include "compiler/driver/Compiler.h"
 #include "compiler/cache/CachedCompile.h"
 #include "compiler/cache/CompileCache.h"
-#include "compiler/jit/HostJit.h"
+#include "compiler/codegen/Jit.h"
 #include "compiler/pipelines/Registration.h"
 
 #include "mlir/IR/Diagnostics.h"

@@ -13,9 +13,9 @@
 #define TCC_COMPILER_DRIVER_COMPILER_H
 
 #include "compiler/cache/CacheSettings.h"
+#include "compiler/codegen/CompilePhases.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/frontend/Parser.h"
-#include "compiler/jit/CompilePhases.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "runtime/exec/Program.h"
 

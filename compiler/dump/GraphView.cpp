@@ -1,9 +1,9 @@
 //===- GraphView.cpp - a function's graph with its memory decisions -------===//
 
 #include "compiler/dump/GraphView.h"
+#include "compiler/codegen/ManifestBuilder.h"
 #include "compiler/dump/MemoryDecisions.h"
 #include "compiler/dump/SymbolicShapes.h"
-#include "compiler/jit/ManifestBuilder.h"
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"

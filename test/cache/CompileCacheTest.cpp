@@ -1,8 +1,8 @@
 //===- CompileCacheTest.cpp - hits, misses, corruption, eviction ----------===//
 
 #include "compiler/cache/CompileCache.h"
-#include "compiler/aot/Artifact.h"
 #include "compiler/cache/CachedCompile.h"
+#include "compiler/codegen/Artifact.h"
 #include "test/cache/CacheTestSupport.h"
 
 #include "llvm/Support/FileSystem.h"

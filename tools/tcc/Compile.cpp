@@ -2,7 +2,7 @@
 
 #include "Commands.h"
 #include "CpuOption.h"
-#include "compiler/aot/Artifact.h"
+#include "compiler/codegen/Artifact.h"
 #include "compiler/driver/Compiler.h"
 #include "compiler/dump/DebugPrinter.h"
 #include "compiler/dump/DotPrinter.h"

@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "compiler/codegen/ManifestBuilder.h"
 #include "compiler/driver/Compiler.h"
+#include "compiler/dump/ExplainContract.h"
 #include "compiler/dump/GraphView.h"
-#include "compiler/jit/ExplainContract.h"
-#include "compiler/jit/ManifestBuilder.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "runtime/loader/SharedObject.h"
 

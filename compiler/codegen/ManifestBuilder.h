@@ -1,7 +1,7 @@
 //===- ManifestBuilder.h - the memory contract, read off the IR -*- C++ -*-===//
 
-#ifndef TCC_COMPILER_JIT_MANIFESTBUILDER_H
-#define TCC_COMPILER_JIT_MANIFESTBUILDER_H
+#ifndef TCC_COMPILER_CODEGEN_MANIFESTBUILDER_H
+#define TCC_COMPILER_CODEGEN_MANIFESTBUILDER_H
 
 #include "runtime/exec/Manifest.h"
 
@@ -22,4 +22,4 @@ std::string dimSymbol(mlir::Value v, const FunctionSpec &f);
 
 } // namespace tcc
 
-#endif // TCC_COMPILER_JIT_MANIFESTBUILDER_H
+#endif // TCC_COMPILER_CODEGEN_MANIFESTBUILDER_H

@@ -1,7 +1,7 @@
 //===- ExplainContract.cpp - the memory contract in words -----------------===//
 
-#include "compiler/jit/ExplainContract.h"
-#include "compiler/jit/ManifestBuilder.h"
+#include "compiler/dump/ExplainContract.h"
+#include "compiler/codegen/ManifestBuilder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -1,9 +1,9 @@
-//===- HostJit.h - compile a tc module into callable host code -*- C++ -*-===//
+//===- Jit.h - compile a tc module into callable host code -----*- C++ -*-===//
 
-#ifndef TCC_COMPILER_JIT_HOSTJIT_H
-#define TCC_COMPILER_JIT_HOSTJIT_H
+#ifndef TCC_COMPILER_CODEGEN_JIT_H
+#define TCC_COMPILER_CODEGEN_JIT_H
 
-#include "compiler/jit/CompilePhases.h"
+#include "compiler/codegen/CompilePhases.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "runtime/exec/Program.h"
 
@@ -26,4 +26,4 @@ compileForHost(mlir::ModuleOp module, const PipelineOptions &options = {},
 
 } // namespace tcc
 
-#endif // TCC_COMPILER_JIT_HOSTJIT_H
+#endif // TCC_COMPILER_CODEGEN_JIT_H

@@ -1,8 +1,7 @@
-//===- Artifact.h - ahead-of-time artifacts: asm, object, shared object --*- C++
-//-*-===//
+//===- Artifact.h - ahead-of-time artifacts: asm, object, .so -*- C++ -*-===//
 
-#ifndef TCC_COMPILER_AOT_ARTIFACT_H
-#define TCC_COMPILER_AOT_ARTIFACT_H
+#ifndef TCC_COMPILER_CODEGEN_ARTIFACT_H
+#define TCC_COMPILER_CODEGEN_ARTIFACT_H
 
 #include "compiler/pipelines/Pipelines.h"
 
@@ -28,4 +27,4 @@ mlir::LogicalResult writeArtifact(mlir::ModuleOp module, ArtifactKind kind,
 
 } // namespace tcc
 
-#endif // TCC_COMPILER_AOT_ARTIFACT_H
+#endif // TCC_COMPILER_CODEGEN_ARTIFACT_H

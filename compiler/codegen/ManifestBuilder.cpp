@@ -1,6 +1,6 @@
 //===- ManifestBuilder.cpp - the memory contract, read off the IR ---------===//
 
-#include "compiler/jit/ManifestBuilder.h"
+#include "compiler/codegen/ManifestBuilder.h"
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/Passes.h"
 #include "runtime/exec/ShapeChecks.h"

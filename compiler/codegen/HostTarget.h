@@ -1,7 +1,7 @@
 //===- HostTarget.h - LLVM code for the CPU tcc runs on --------*- C++ -*-===//
 
-#ifndef TCC_COMPILER_JIT_HOSTTARGET_H
-#define TCC_COMPILER_JIT_HOSTTARGET_H
+#ifndef TCC_COMPILER_CODEGEN_HOSTTARGET_H
+#define TCC_COMPILER_CODEGEN_HOSTTARGET_H
 
 #include "compiler/pipelines/CpuTarget.h"
 
@@ -33,4 +33,4 @@ std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
 
 } // namespace tcc
 
-#endif // TCC_COMPILER_JIT_HOSTTARGET_H
+#endif // TCC_COMPILER_CODEGEN_HOSTTARGET_H

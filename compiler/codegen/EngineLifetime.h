@@ -1,7 +1,7 @@
 //===- EngineLifetime.h - JIT engines that outlive exit ---------*- C++ -*-===//
 
-#ifndef TCC_COMPILER_JIT_ENGINELIFETIME_H
-#define TCC_COMPILER_JIT_ENGINELIFETIME_H
+#ifndef TCC_COMPILER_CODEGEN_ENGINELIFETIME_H
+#define TCC_COMPILER_CODEGEN_ENGINELIFETIME_H
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 
@@ -21,4 +21,4 @@ std::shared_ptr<void> holdEngine(std::unique_ptr<mlir::ExecutionEngine> engine);
 
 } // namespace tcc
 
-#endif // TCC_COMPILER_JIT_ENGINELIFETIME_H
+#endif // TCC_COMPILER_CODEGEN_ENGINELIFETIME_H

@@ -1,10 +1,10 @@
-//===- HostJit.cpp - compile a tc module into callable host code ----------===//
+//===- Jit.cpp - compile a tc module into callable host code --------------===//
 
-#include "compiler/jit/HostJit.h"
-#include "compiler/jit/CompilePhases.h"
-#include "compiler/jit/EngineLifetime.h"
-#include "compiler/jit/HostTarget.h"
-#include "compiler/jit/ManifestBuilder.h"
+#include "compiler/codegen/Jit.h"
+#include "compiler/codegen/CompilePhases.h"
+#include "compiler/codegen/EngineLifetime.h"
+#include "compiler/codegen/HostTarget.h"
+#include "compiler/codegen/LowerWithManifest.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "runtime/core/RuntimeFiles.h"
@@ -22,28 +22,18 @@ FailureOr<std::shared_ptr<tcc::Program>>
 tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
                     CompilePhases *phases) {
   std::optional<PhaseTimer> mlirTimer(phases ? &phases->mlir : nullptr);
-  FailureOr<CpuTarget> cpu = resolveCpuAt(module.getLoc(), options.cpu);
-  if (failed(cpu) ||
-      failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
+  FailureOr<LoweredModule> lowered = lowerWithManifest(module, options);
+  if (failed(lowered))
     return failure();
-  FailureOr<Manifest> manifest = buildManifest(module);
+  const CpuTarget &cpu = lowered->cpu;
   bool gpu = options.target == CompileTarget::Nvptx;
-  if (succeeded(manifest)) {
-    if (gpu)
-      manifest->target = Target::Cuda;
-    manifest->cpu = cpu->name;
-    manifest->cpuFeatures = cpu->features;
-  }
-  if (failed(manifest) ||
-      failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
-    return failure();
   mlirTimer.reset();
 
   // Optimize for the CPU: without its cost model LLVM's vectorizer knows
   // no vector registers and leaves every loop scalar. The runtime checks
   // that this machine has the CPU's features before it runs the code.
   std::unique_ptr<llvm::TargetMachine> machine =
-      hostTargetMachine(module.getLoc(), /*optLevel=*/3, *cpu);
+      hostTargetMachine(module.getLoc(), /*optLevel=*/3, cpu);
   if (!machine)
     return failure();
   // (The options hold a function_ref: the lambda must outlive create().)
@@ -76,7 +66,7 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
   // level. Without a machine of its own, create() would make one for the
   // host (a second CPU and feature lookup) and ignore jitCodeGenOptLevel.
   std::unique_ptr<llvm::TargetMachine> codegenMachine =
-      hostTargetMachine(module.getLoc(), /*optLevel=*/2, *cpu);
+      hostTargetMachine(module.getLoc(), /*optLevel=*/2, cpu);
   if (!codegenMachine)
     return failure();
   auto engine =
@@ -86,7 +76,7 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
            << "JIT compilation failed: " << llvm::toString(engine.takeError());
 
   auto program = std::make_shared<Program>();
-  program->manifest = std::move(*manifest);
+  program->manifest = std::move(lowered->manifest);
   for (const FunctionSpec &f : program->manifest.functions) {
     auto symbol = (*engine)->lookup(entryPointName(f.name));
     if (!symbol)

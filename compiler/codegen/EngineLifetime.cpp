@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/jit/EngineLifetime.h"
+#include "compiler/codegen/EngineLifetime.h"
 
 #include "llvm/Support/ManagedStatic.h"
 

@@ -1,7 +1,7 @@
 //===- CompilePhases.h - where a JIT compile spends its time ----*- C++ -*-===//
 
-#ifndef TCC_COMPILER_JIT_COMPILEPHASES_H
-#define TCC_COMPILER_JIT_COMPILEPHASES_H
+#ifndef TCC_COMPILER_CODEGEN_COMPILEPHASES_H
+#define TCC_COMPILER_CODEGEN_COMPILEPHASES_H
 
 namespace tcc {
 
@@ -42,4 +42,4 @@ double wallMs();
 
 } // namespace tcc
 
-#endif // TCC_COMPILER_JIT_COMPILEPHASES_H
+#endif // TCC_COMPILER_CODEGEN_COMPILEPHASES_H

@@ -1,6 +1,6 @@
 //===- CompilePhases.cpp - where a JIT compile spends its time ------------===//
 
-#include "compiler/jit/CompilePhases.h"
+#include "compiler/codegen/CompilePhases.h"
 
 #include <time.h>
 

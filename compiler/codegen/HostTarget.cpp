@@ -1,6 +1,6 @@
 //===- HostTarget.cpp - LLVM code for the CPU tcc runs on -----------------===//
 
-#include "compiler/jit/HostTarget.h"
+#include "compiler/codegen/HostTarget.h"
 #include "compiler/pipelines/Pipelines.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"

@@ -1,8 +1,8 @@
 //===- Artifact.cpp - ahead-of-time artifacts: asm, object, shared object -===//
 
-#include "compiler/aot/Artifact.h"
-#include "compiler/jit/HostTarget.h"
-#include "compiler/jit/ManifestBuilder.h"
+#include "compiler/codegen/Artifact.h"
+#include "compiler/codegen/HostTarget.h"
+#include "compiler/codegen/LowerWithManifest.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "runtime/core/RuntimeFiles.h"
@@ -32,24 +32,13 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
                                  unsigned optLevel,
                                  const PipelineOptions &options) {
   Location loc = module.getLoc();
-  FailureOr<CpuTarget> cpu = resolveCpuAt(loc, options.cpu);
-  if (failed(cpu) ||
-      failed(lower(module, Stage::Tc, Stage::Bufferized, options)))
+  FailureOr<LoweredModule> lowered = lowerWithManifest(module, options);
+  if (failed(lowered))
     return failure();
-  FailureOr<Manifest> manifest = buildManifest(module);
   bool gpu = options.target == CompileTarget::Nvptx;
-  if (succeeded(manifest)) {
-    if (gpu)
-      manifest->target = Target::Cuda;
-    manifest->cpu = cpu->name;
-    manifest->cpuFeatures = cpu->features;
-  }
-  if (failed(manifest) ||
-      failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
-    return failure();
 
   std::unique_ptr<llvm::TargetMachine> machine =
-      hostTargetMachine(loc, optLevel, *cpu);
+      hostTargetMachine(loc, optLevel, lowered->cpu);
   if (!machine)
     return failure();
   llvm::LLVMContext context;
@@ -59,8 +48,8 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
     return failure();
 
   // The manifest travels inside the artifact.
-  llvm::Constant *text =
-      llvm::ConstantDataArray::getString(context, printManifest(*manifest));
+  llvm::Constant *text = llvm::ConstantDataArray::getString(
+      context, printManifest(lowered->manifest));
   new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, text,
                            "tcc_manifest");

@@ -1,7 +1,7 @@
 //===- ExplainContract.h - the memory contract in words --------*- C++ -*-===//
 
-#ifndef TCC_COMPILER_JIT_EXPLAINCONTRACT_H
-#define TCC_COMPILER_JIT_EXPLAINCONTRACT_H
+#ifndef TCC_COMPILER_DUMP_EXPLAINCONTRACT_H
+#define TCC_COMPILER_DUMP_EXPLAINCONTRACT_H
 
 #include "runtime/exec/Manifest.h"
 
@@ -46,4 +46,4 @@ mlir::LogicalResult explainManifest(const Manifest &manifest,
 
 } // namespace tcc
 
-#endif // TCC_COMPILER_JIT_EXPLAINCONTRACT_H
+#endif // TCC_COMPILER_DUMP_EXPLAINCONTRACT_H
