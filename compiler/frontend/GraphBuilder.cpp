@@ -49,8 +49,7 @@ Type tcc::parseElementType(MLIRContext *context, StringRef name) {
       .Default(Type());
 }
 
-/// "f32[N, 784]".
-static std::string describe(Type elementType, const Shape &shape) {
+std::string tcc::describeTensor(Type elementType, const Shape &shape) {
   return elementTypeName(elementType) + tc::formatShape(shape);
 }
 
@@ -109,7 +108,7 @@ LogicalResult GraphBuilder::checkSize(Location loc, Type elementType,
   int64_t bytes = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
   for (const Dim &d : shape)
     if (!d.isDynamic() && __builtin_mul_overflow(bytes, d.size, &bytes))
-      return error(loc) << "shape " << describe(elementType, shape)
+      return error(loc) << "shape " << describeTensor(elementType, shape)
                         << " has too many elements: its size in bytes "
                            "overflows int64";
   return success();
@@ -163,9 +162,9 @@ LogicalResult GraphBuilder::sameElementType(Location loc, StringRef what,
   for (const TensorRef &v : values.drop_front())
     if (v.elementType() != values.front().elementType())
       return error(loc) << what << " needs operands of one dtype, got "
-                        << describe(values.front().elementType(),
-                                    values.front().shape)
-                        << " and " << describe(v.elementType(), v.shape)
+                        << describeTensor(values.front().elementType(),
+                                          values.front().shape)
+                        << " and " << describeTensor(v.elementType(), v.shape)
                         << " (convert one with cast(x, dtype=...))";
   return success();
 }
@@ -347,8 +346,9 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
         !satisfies(value.shape, spec.shape, inputSymbols))
       return error(spec.loc)
              << "output '" << spec.name << "' is declared "
-             << describe(spec.elementType, spec.shape) << " but its value is "
-             << describe(value.elementType(), value.shape);
+             << describeTensor(spec.elementType, spec.shape)
+             << " but its value is "
+             << describeTensor(value.elementType(), value.shape);
     // A name no input binds (`R`) is the size the value computes, which the
     // manifest records for the runtime to allocate.
     auto dims = currentFunction.getResultAttrOfType<ArrayAttr>(
@@ -398,9 +398,10 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
     RankedTensorType type = it->second.getTensorType();
     if (value.type() != type)
       return error(at) << "update of '" << name << "' has type "
-                       << describe(value.elementType(), value.shape)
+                       << describeTensor(value.elementType(), value.shape)
                        << " but the variable is "
-                       << describe(type.getElementType(), tc::shapeOf(type));
+                       << describeTensor(type.getElementType(),
+                                         tc::shapeOf(type));
     variables.push_back(FlatSymbolRefAttr::get(getContext(), name));
     values.push_back(value.value);
   }
@@ -516,7 +517,7 @@ TensorRef GraphBuilder::select(Location loc, TensorRef condition,
     return {};
   if (!isBool(condition.elementType())) {
     error(loc) << "the condition of select must be bool, got "
-               << describe(condition.elementType(), condition.shape);
+               << describeTensor(condition.elementType(), condition.shape);
     return {};
   }
   FailureOr<Shape> shape =
@@ -539,7 +540,7 @@ TensorRef GraphBuilder::unary(Location loc, UnaryKind kind, TensorRef input) {
   if ((needsFloat && !isFloat(elt)) || isBool(elt)) {
     error(loc) << "this operation needs a "
                << (needsFloat ? "floating-point" : "numeric") << " tensor, got "
-               << describe(elt, input.shape);
+               << describeTensor(elt, input.shape);
     return {};
   }
   Value x = input.value;
@@ -615,7 +616,7 @@ TensorRef GraphBuilder::logical(Location loc, LogicalKind kind, TensorRef lhs,
     if (isBool(t.elementType()))
       continue;
     error(loc) << spelling << " needs bool operands, got "
-               << describe(t.elementType(), t.shape) << "; " << hint;
+               << describeTensor(t.elementType(), t.shape) << "; " << hint;
     return {};
   }
   FailureOr<Shape> shape =
@@ -644,7 +645,8 @@ TensorRef GraphBuilder::logicalNot(Location loc, TensorRef input,
     return {};
   if (!isBool(input.elementType())) {
     error(loc) << spelling << " needs a bool operand, got "
-               << describe(input.elementType(), input.shape) << "; " << hint;
+               << describeTensor(input.elementType(), input.shape) << "; "
+               << hint;
     return {};
   }
   return make(builder.create<tc::NotOp>(loc, input.value), input.shape);
@@ -657,7 +659,7 @@ TensorRef GraphBuilder::clip(Location loc, TensorRef input, TensorRef low,
     return {};
   if (isBool(input.elementType())) {
     error(loc) << "clip needs a numeric tensor, got "
-               << describe(input.elementType(), input.shape);
+               << describeTensor(input.elementType(), input.shape);
     return {};
   }
   FailureOr<Shape> shape = tc::broadcastShapes(
@@ -675,168 +677,6 @@ TensorRef GraphBuilder::cast(Location loc, TensorRef input, Type elementType) {
     return {};
   Type type = tensorType(input.shape, elementType);
   return make(builder.create<tc::CastOp>(loc, type, input.value), input.shape);
-}
-
-TensorRef GraphBuilder::reduce(Location loc, ReduceKind kind, TensorRef input,
-                               ArrayRef<int64_t> axes, bool keepdims,
-                               int64_t ddof) {
-  if (!input)
-    return {};
-  Type elt = input.elementType();
-  bool needsFloat = kind != ReduceKind::Sum && kind != ReduceKind::Max &&
-                    kind != ReduceKind::Min && kind != ReduceKind::Prod;
-  if (isBool(elt) || (needsFloat && !isFloat(elt))) {
-    error(loc) << "this reduction needs a "
-               << (needsFloat ? "floating-point" : "numeric") << " tensor, got "
-               << describe(elt, input.shape);
-    return {};
-  }
-  if (ddof < 0) {
-    error(loc) << "ddof must not be negative, got " << ddof;
-    return {};
-  }
-  int64_t rank = input.shape.size();
-  SmallVector<int64_t> normalized;
-  if (axes.empty())
-    normalized = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  for (int64_t axis : axes) {
-    FailureOr<int64_t> a = normalizeAxis(loc, axis, rank);
-    if (failed(a))
-      return {};
-    if (llvm::is_contained(normalized, *a)) {
-      error(loc) << "axis " << axis << " is listed twice";
-      return {};
-    }
-    normalized.push_back(*a);
-  }
-  llvm::sort(normalized);
-  FailureOr<Shape> shape = tc::reduceShape(input.shape, normalized, keepdims,
-                                           [&] { return error(loc); });
-  if (failed(shape))
-    return {};
-  Type type = tensorType(*shape, elt);
-  auto axesAttr = builder.getDenseI64ArrayAttr(normalized);
-  UnitAttr keep = keepdims ? builder.getUnitAttr() : UnitAttr();
-  Value x = input.value;
-  Operation *op = nullptr;
-  switch (kind) {
-  case ReduceKind::Sum:
-    op = builder.create<tc::SumOp>(loc, type, x, axesAttr, keep);
-    break;
-  case ReduceKind::Mean:
-    op = builder.create<tc::MeanOp>(loc, type, x, axesAttr, keep);
-    break;
-  case ReduceKind::Max:
-    op = builder.create<tc::MaxOp>(loc, type, x, axesAttr, keep);
-    break;
-  case ReduceKind::Min:
-    op = builder.create<tc::MinOp>(loc, type, x, axesAttr, keep);
-    break;
-  case ReduceKind::Prod:
-    op = builder.create<tc::ProdOp>(loc, type, x, axesAttr, keep);
-    break;
-  case ReduceKind::LogSumExp:
-    op = builder.create<tc::LogSumExpOp>(loc, type, x, axesAttr, keep);
-    break;
-  case ReduceKind::Var:
-    op = builder.create<tc::VarOp>(loc, type, x, axesAttr,
-                                   builder.getI64IntegerAttr(ddof), keep);
-    break;
-  case ReduceKind::Std:
-    op = builder.create<tc::StdOp>(loc, type, x, axesAttr,
-                                   builder.getI64IntegerAttr(ddof), keep);
-    break;
-  }
-  return make(op, *shape);
-}
-
-TensorRef GraphBuilder::argmax(Location loc, TensorRef input, int64_t axis,
-                               bool keepdims) {
-  if (!input)
-    return {};
-  if (isBool(input.elementType())) {
-    error(loc) << "argmax needs a numeric tensor, got "
-               << describe(input.elementType(), input.shape);
-    return {};
-  }
-  FailureOr<int64_t> a = normalizeAxis(loc, axis, input.shape.size());
-  if (failed(a))
-    return {};
-  FailureOr<Shape> shape =
-      tc::reduceShape(input.shape, {*a}, keepdims, [&] { return error(loc); });
-  if (failed(shape))
-    return {};
-  Type type = tensorType(*shape, builder.getI64Type());
-  return make(builder.create<tc::ArgmaxOp>(
-                  loc, type, input.value, builder.getI64IntegerAttr(*a),
-                  keepdims ? builder.getUnitAttr() : UnitAttr()),
-              *shape);
-}
-
-TensorRef GraphBuilder::matmul(Location loc, TensorRef lhs, TensorRef rhs) {
-  if (!lhs || !rhs || failed(sameElementType(loc, "matmul", {lhs, rhs})))
-    return {};
-  if (isBool(lhs.elementType())) {
-    error(loc) << "matmul is not defined on bool tensors";
-    return {};
-  }
-  // numpy's rule for a vector: it becomes a matrix of one row (on the left)
-  // or one column (on the right) for the product, and that dimension is
-  // dropped from the result: [K] x [K, N] is [N], [M, K] x [K] is [M], and
-  // [K] x [K] a scalar.
-  if (lhs.shape.empty() || rhs.shape.empty()) {
-    error(loc) << "matmul needs operands of rank >= 1, got "
-               << tc::formatShape(lhs.shape) << " and "
-               << tc::formatShape(rhs.shape);
-    return {};
-  }
-  if (lhs.shape.size() == 1 || rhs.shape.size() == 1) {
-    bool row = lhs.shape.size() == 1, column = rhs.shape.size() == 1;
-    TensorRef a =
-        row ? reshape(loc, lhs, {tc::Dim::fixed(1), lhs.shape[0]}) : lhs;
-    TensorRef b =
-        column ? reshape(loc, rhs, {rhs.shape[0], tc::Dim::fixed(1)}) : rhs;
-    TensorRef product = matmul(loc, a, b);
-    if (!product)
-      return {};
-    Shape result;
-    int64_t rank = product.shape.size();
-    for (int64_t d = 0; d < rank; ++d)
-      if (!(row && d == rank - 2) && !(column && d == rank - 1))
-        result.push_back(product.shape[d]);
-    return reshape(loc, product, result);
-  }
-  FailureOr<Shape> shape =
-      tc::matmulShape(lhs.shape, rhs.shape, [&] { return error(loc); });
-  if (failed(shape))
-    return {};
-  Type type = tensorType(*shape, lhs.elementType());
-  // [B, T, C] @ [C, H] stays one op: convert-tc-to-linalg makes it one 2-D
-  // product of the rows, and its gradient rule reshapes the same way.
-  return make(builder.create<tc::MatmulOp>(loc, type, lhs.value, rhs.value),
-              *shape);
-}
-
-TensorRef GraphBuilder::softmax(Location loc, TensorRef input, int64_t axis,
-                                bool log) {
-  if (!input)
-    return {};
-  if (!isFloat(input.elementType())) {
-    error(loc) << (log ? "log_softmax" : "softmax")
-               << " needs a floating-point tensor, got "
-               << describe(input.elementType(), input.shape);
-    return {};
-  }
-  FailureOr<int64_t> a = normalizeAxis(loc, axis, input.shape.size());
-  if (failed(a))
-    return {};
-  auto axisAttr = builder.getI64IntegerAttr(*a);
-  Operation *op =
-      log ? builder.create<tc::LogSoftmaxOp>(loc, input.value, axisAttr)
-                .getOperation()
-          : builder.create<tc::SoftmaxOp>(loc, input.value, axisAttr)
-                .getOperation();
-  return make(op, input.shape);
 }
 
 OwningOpRef<ModuleOp> GraphBuilder::finish() {

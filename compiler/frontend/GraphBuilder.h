@@ -311,6 +311,9 @@ private:
 
 /// "f32", "i64", "bool", ...: the graph-file name of an element type.
 std::string elementTypeName(mlir::Type type);
+
+/// "f32[N, 784]": a tensor's element type and shape, for messages.
+std::string describeTensor(mlir::Type elementType, const tc::Shape &shape);
 /// The element type a graph-file name denotes, or null.
 mlir::Type parseElementType(mlir::MLIRContext *context, llvm::StringRef name);
 
