@@ -6,9 +6,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tcc="${1:-$root/build}/bin/tcc"
+python="${TCC_TEST_PYTHON:-/usr/bin/python3}"  # with numpy (python3-numpy)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 - "$work" <<'PY'
+"$python" - "$work" <<'PY'
 import sys, numpy as np
 r = np.random.default_rng(0)
 for name in ("x", "t"):
@@ -25,4 +26,4 @@ three=$(ms step3)
 printf 'GPT-2 MLP training step, x : f32[8, 64, 768]\n'
 printf '  hand-reshaped 2-D   %10.2f ms\n' "$two"
 printf '  rank-3 as written   %10.2f ms   %.2fx\n' "$three" \
-  "$(python3 -c "print($three / $two)")"
+  "$("$python" -c "print($three / $two)")"
