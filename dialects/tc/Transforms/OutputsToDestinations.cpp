@@ -46,12 +46,17 @@ static bool isSharedUpdate(Operation *op, func::FuncOp func) {
          func.getArgAttr(arg.getArgNumber(), kSharedArgAttr);
 }
 
-/// Gives every use of `op`'s result its own clone of `op`.
+/// Gives every use of `op`'s result its own clone of `op`, placed before
+/// the use's ancestor in `op`'s block: never inside another op's body, where
+/// CSE would merge a cloned generic's `linalg.index` with the enclosing
+/// generic's (an id computed by `arange`, read back for the check record,
+/// came out as the record's field number).
 static void unshare(Operation *op, OpBuilder &b) {
   SmallVector<OpOperand *> uses = llvm::to_vector(
       llvm::map_range(op->getUses(), [](OpOperand &u) { return &u; }));
   for (OpOperand *use : llvm::drop_begin(uses)) {
-    b.setInsertionPoint(use->getOwner());
+    Operation *at = op->getBlock()->findAncestorOpInBlock(*use->getOwner());
+    b.setInsertionPoint(at ? at : use->getOwner());
     use->set(b.clone(*op)->getResult(0));
   }
 }
