@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/Passes.h"
+#include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -91,8 +92,8 @@ struct ReshapeIntoDestinationPass
     Block *block = copy->getBlock();
     if (!alloc || alloc->getBlock() != block)
       return;
-    // The destination: an argument of the function (so it exists before the
-    // temporary), dense and row-major, [..., N].
+    // The destination: an output argument of the function (so it exists
+    // before the temporary), dense and row-major, [..., N].
     auto dst = dyn_cast<BlockArgument>(copy.getTarget());
     auto dstType = dyn_cast<MemRefType>(copy.getTarget().getType());
     MemRefType tmpType = alloc.getType();
@@ -102,6 +103,13 @@ struct ReshapeIntoDestinationPass
         dstType.getElementType() != tmpType.getElementType() ||
         tmpType.getMemorySpace() != dstType.getMemorySpace() ||
         !isa<func::FuncOp>(dst.getOwner()->getParentOp()))
+      return;
+    // An output the runtime supplies, never a shared variable: writing one
+    // earlier could move its update before an id check (a refused call
+    // must change no variable).
+    auto func = cast<func::FuncOp>(dst.getOwner()->getParentOp());
+    if (dst.getOwner() != &func.getBody().front() ||
+        !func.getArgAttr(dst.getArgNumber(), tcc::tc::kOutputArgAttr))
       return;
     // The last sizes agree: the collapsed destination is [R, N] as the
     // temporary is (the copy already requires as many elements in all).

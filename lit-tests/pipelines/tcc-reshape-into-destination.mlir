@@ -3,14 +3,14 @@
 // A product of the rows computed into a temporary and copied into the
 // output through a reshape: computed in the output's collapsed view.
 // CHECK-LABEL: func.func @rows_into_output(
-// CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[W:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?x?x?xf32>)
+// CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[W:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?x?x?xf32> {tc.output = "y"})
 // CHECK: %[[V:.*]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1], [2]] : memref<?x?x?xf32> into memref<?x?xf32>
 // CHECK: linalg.matmul ins(%[[X]], %[[W]] : memref<?x?xf32>, memref<?x?xf32>) outs(%[[V]] : memref<?x?xf32>)
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: memref.reshape
 // CHECK-NOT: memref.copy
 // CHECK: return
-func.func @rows_into_output(%x: memref<?x?xf32>, %w: memref<?x?xf32>, %y: memref<?x?x?xf32>) {
+func.func @rows_into_output(%x: memref<?x?xf32>, %w: memref<?x?xf32>, %y: memref<?x?x?xf32> {tc.output = "y"}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -36,7 +36,7 @@ func.func @rows_into_output(%x: memref<?x?xf32>, %w: memref<?x?xf32>, %y: memref
 // CHECK-LABEL: func.func @other_last_size(
 // CHECK: memref.alloc() : memref<6x4xf32>
 // CHECK: memref.copy
-func.func @other_last_size(%y: memref<2x2x6xf32>, %shape: memref<3xindex>) {
+func.func @other_last_size(%y: memref<2x2x6xf32> {tc.output = "y"}, %shape: memref<3xindex>) {
   %cst = arith.constant 1.0 : f32
   %tmp = memref.alloc() : memref<6x4xf32>
   linalg.fill ins(%cst : f32) outs(%tmp : memref<6x4xf32>)
@@ -52,7 +52,7 @@ func.func @other_last_size(%y: memref<2x2x6xf32>, %shape: memref<3xindex>) {
 // CHECK-LABEL: func.func @output_read_first(
 // CHECK: memref.alloc() : memref<6x4xf32>
 // CHECK: memref.copy
-func.func @output_read_first(%y: memref<2x3x4xf32>, %shape: memref<3xindex>, %out: memref<4xf32>) {
+func.func @output_read_first(%y: memref<2x3x4xf32> {tc.output = "y"}, %shape: memref<3xindex>, %out: memref<4xf32>) {
   %cst = arith.constant 1.0 : f32
   %tmp = memref.alloc() : memref<6x4xf32>
   linalg.fill ins(%cst : f32) outs(%tmp : memref<6x4xf32>)
@@ -60,5 +60,21 @@ func.func @output_read_first(%y: memref<2x3x4xf32>, %shape: memref<3xindex>, %ou
   memref.copy %first, %out : memref<4xf32, strided<[1]>> to memref<4xf32>
   %r = memref.reshape %tmp(%shape) : (memref<6x4xf32>, memref<3xindex>) -> memref<2x3x4xf32>
   memref.copy %r, %y : memref<2x3x4xf32> to memref<2x3x4xf32>
+  return
+}
+
+// -----
+
+// A shared variable's buffer is not written early: its update stays where
+// the copy is, after any id check.
+// CHECK-LABEL: func.func @shared_destination(
+// CHECK: memref.alloc() : memref<6x4xf32>
+// CHECK: memref.copy
+func.func @shared_destination(%s: memref<2x3x4xf32> {tc.shared = @s}, %shape: memref<3xindex>) {
+  %cst = arith.constant 1.0 : f32
+  %tmp = memref.alloc() : memref<6x4xf32>
+  linalg.fill ins(%cst : f32) outs(%tmp : memref<6x4xf32>)
+  %r = memref.reshape %tmp(%shape) : (memref<6x4xf32>, memref<3xindex>) -> memref<2x3x4xf32>
+  memref.copy %r, %s : memref<2x3x4xf32> to memref<2x3x4xf32>
   return
 }
