@@ -10,7 +10,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <cstdlib>
 
@@ -53,6 +56,75 @@ bool isBlasOperand(Value v, Type element) {
          !strides.empty() && strides.back() == 1;
 }
 
+/// `v` with casts and reshapes looked through: a view of the same elements.
+Value sameElements(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::CastOp, memref::CollapseShapeOp, memref::ExpandShapeOp>(
+            def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// The buffer a view was taken of, through any chain of views.
+Value viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether `op` or an op nested in it reads or writes memory that `out`'s
+/// buffer may share. The views of a fresh allocation are known; anything
+/// else (a function argument, which another argument may alias) is
+/// assumed to be touched by every op with a memory effect.
+bool mayTouch(Operation *op, Value root,
+              const llvm::SmallPtrSetImpl<Value> &views) {
+  bool fresh = root.getDefiningOp<memref::AllocOp>() != nullptr;
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (isMemoryEffectFree(nested))
+      return WalkResult::advance();
+    if (!fresh)
+      return WalkResult::interrupt();
+    for (Value operand : nested->getOperands())
+      if (views.contains(operand))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// The zero fill that is all `product` finds in its output `out`, when
+/// nothing between the two reads or writes that buffer: the product can
+/// overwrite instead (BLAS's beta = 0) and the fill go.
+linalg::FillOp zeroInitOf(Operation *product, Value out) {
+  Value elements = sameElements(out);
+  Value root = viewRoot(out);
+  llvm::SmallPtrSet<Value, 8> views;
+  SmallVector<Value> work = {root};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!views.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers())
+      if (isa<ViewLikeOpInterface, memref::CastOp>(user))
+        for (Value r : user->getResults())
+          work.push_back(r);
+  }
+  for (Operation *op = product->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op);
+        fill && fill.hasPureBufferSemantics() &&
+        sameElements(fill.getDpsInits()[0]) == elements) {
+      if (!matchPattern(fill.value(), m_AnyZeroFloat()))
+        return {};
+      return fill;
+    }
+    if (mayTouch(op, root, views))
+      return {};
+  }
+  return {};
+}
+
 /// tcc-matmul-to-blas, as Passes.td describes it.
 struct MatmulToBlasPass
     : public tcc::impl::MatmulToBlasPassBase<MatmulToBlasPass> {
@@ -74,7 +146,7 @@ struct MatmulToBlasPass
         rowProducts.push_back(generic);
     });
     for (linalg::LinalgOp op : products)
-      rewrite(module, op);
+      rewrite(module, op, zeroInitOf(op, op.getDpsInits()[0]));
     // [B, T, C] x [C, H]: one 2-D product of row-major views [B*T, C] and
     // [B*T, H], no copy.
     for (linalg::GenericOp op : rowProducts) {
@@ -88,12 +160,14 @@ struct MatmulToBlasPass
         return b.create<memref::CollapseShapeOp>(
             loc, v, SmallVector<ReassociationIndices>{rows, last});
       };
+      // Found before the collapse, which sits between fill and product.
+      linalg::FillOp init = zeroInitOf(op, op.getDpsInits()[0]);
       Value lhs = collapse(op.getDpsInputs()[0]);
       Value out = collapse(op.getDpsInits()[0]);
       auto product = b.create<linalg::MatmulOp>(
           loc, ValueRange{lhs, op.getDpsInputs()[1]}, ValueRange{out});
       op->erase();
-      rewrite(module, product);
+      rewrite(module, product, init);
     }
   }
 
@@ -166,7 +240,9 @@ struct MatmulToBlasPass
     return b.create<memref::TransposeOp>(loc, v, AffineMapAttr::get(map));
   }
 
-  void rewrite(ModuleOp module, linalg::LinalgOp op) {
+  /// Calls the kernel for `op`; with `init`, the zero fill of its output,
+  /// the kernel that overwrites the output, and `init` is erased.
+  void rewrite(ModuleOp module, linalg::LinalgOp op, linalg::FillOp init) {
     Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
     Value out = op.getDpsInits()[0];
     Type element = cast<MemRefType>(out.getType()).getElementType();
@@ -180,7 +256,7 @@ struct MatmulToBlasPass
     int64_t rank = batch ? 3 : 2;
     std::string name =
         std::string(rank == 3 ? "tcc_batch_matmul_" : "tcc_matmul_") +
-        (element.isF32() ? "f32" : "f64");
+        (element.isF32() ? "f32" : "f64") + (init ? "_overwrite" : "");
     // Any strides: a transposed operand is a strided view of its buffer.
     MLIRContext *ctx = module.getContext();
     auto dynamic = MemRefType::get(
@@ -208,6 +284,8 @@ struct MatmulToBlasPass
       args.push_back(b.create<memref::CastOp>(op.getLoc(), dynamic, v));
     b.create<func::CallOp>(op.getLoc(), callee, args);
     op->erase();
+    if (init)
+      init->erase();
   }
 };
 

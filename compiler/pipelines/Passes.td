@@ -272,6 +272,46 @@ def ReshapeIntoDestinationPass
   }];
 }
 
+def FreeAtLastUsePass
+    : Pass<"tcc-free-at-last-use", "::mlir::func::FuncOp"> {
+  let summary = "Allocate each temporary at its first use and free it "
+                "after its last";
+  let description = [{
+    The buffer deallocation pipeline frees every temporary at the end of its
+    block, and bufferization allocates it where its value was first
+    defined, which canonicalization may have hoisted; so a function's
+    temporaries were all live until it returned. This pass moves each
+    `memref.dealloc` of a `memref.alloc` in the same block to just after the
+    last op of that block that uses the buffer or a view of it (an op whose
+    region uses it counts as one use), and the `memref.alloc` to just before
+    the first. The caching host allocator then hands the memory of a freed
+    temporary to the next one: temporaries whose lives do not overlap share
+    memory. A buffer that escapes through anything but a view (a region's
+    result, a call's result, a return) keeps its places.
+  }];
+}
+
+def OutlineKernelsPass : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Give every loop nest of a graph function a function of its "
+                "own";
+  let description = [{
+    Each op with regions at the top of a graph function's body (a loop nest
+    that a linalg op became, a row panel of a product and its epilogue)
+    moves into a private function `NAME_kernelK`, marked `noinline`, and
+    is called where it was. LLVM's code generation has passes that grow
+    faster than linearly with a function's size (loop strength reduction,
+    the register allocator's interference, X86 domain reassignment), and a
+    training step's backward pass is hundreds of loop nests: as one
+    function it took most of a transformer's compile time. The kernel
+    recomputes the constants, views and sizes it uses, so its loops keep
+    their constant bounds, and its buffer arguments are `llvm.noalias`
+    where they are fresh allocations or a public function's arguments, so
+    it vectorizes as before. A nest whose values are used after it returns
+    them.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def StripTcRecordsPass : Pass<"tcc-strip-tc-records", "::mlir::ModuleOp"> {
   let summary = "Remove tc declarations and attributes before LLVM "
                 "translation";

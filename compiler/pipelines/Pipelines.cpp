@@ -138,9 +138,15 @@ static std::string stagePipeline(tcc::Stage s,
            std::string(
                options.target == tcc::CompileTarget::Nvptx ? "{gpu=true}" : "");
   case tcc::Stage::Loops:
-    return "tcc-gemm-epilogue,tcc-matmul-to-blas,tcc-conv-to-blas,"
+    // cse merges the equal row-panel views that a panel's zero fill and
+    // product write, so that the product overwrites (BLAS's beta = 0)
+    // instead of adding to the fill.
+    return "tcc-gemm-epilogue,cse,tcc-matmul-to-blas,tcc-conv-to-blas,"
            "scf-forall-to-parallel,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+           // Each temporary lives from its first use to its last, so the
+           // caching allocator reuses a freed one's memory for the next.
+           "func.func(tcc-free-at-last-use),"
            // Parallel dimensions become scf.parallel, whose outermost
            // dimension tcc-parallel-loops splits across threads.
            "func.func(convert-linalg-to-parallel-loops),canonicalize";
@@ -166,10 +172,14 @@ static std::string stagePipeline(tcc::Stage s,
              "convert-math-to-llvm,convert-math-to-libm,"
              "convert-arith-to-llvm,"
              // Temporaries are allocated through the kernels library's
-             // _mlir_memref_to_llvm_alloc, which serves them from the
-             // runtime's host caching allocator (kernels/MemrefAlloc.cpp).
+             // _mlir_memref_to_llvm_aligned_alloc, which serves them from
+             // the runtime's host caching allocator (kernels/MemrefAlloc.cpp)
+             // at their exact size: malloc's lowering would ask for the
+             // alignment on top, and a 4 MiB temporary would take a 6 MiB
+             // block.
              "convert-index-to-llvm,"
-             "finalize-memref-to-llvm{use-generic-functions=true},"
+             "finalize-memref-to-llvm{use-aligned-alloc=true "
+             "use-generic-functions=true},"
              "convert-func-to-llvm,convert-cf-to-llvm,"
              "reconcile-unrealized-casts";
     }

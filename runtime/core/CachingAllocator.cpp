@@ -60,7 +60,7 @@ Result<void *> CachingAllocator::allocate(size_t bytes) {
     ptr = fresh.value();
     ++stats_.allocations;
   }
-  live_[ptr] = c;
+  live_[ptr] = {c, bytes};
   ++stats_.requests;
   stats_.bytesInUse += c;
   stats_.peakBytes =
@@ -74,7 +74,7 @@ Status CachingAllocator::deallocate(void *ptr) {
   if (it == live_.end())
     return Status::error(ErrorCode::InvalidArgument,
                          "free of a pointer that is not a live allocation");
-  size_t c = it->second;
+  size_t c = it->second.size;
   live_.erase(it);
   stats_.bytesInUse -= c;
   ++stats_.frees;
@@ -120,7 +120,13 @@ size_t CachingAllocator::trimLocked(size_t keep) {
 size_t CachingAllocator::blockSize(const void *ptr) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = live_.find(ptr);
-  return it == live_.end() ? 0 : it->second;
+  return it == live_.end() ? 0 : it->second.size;
+}
+
+size_t CachingAllocator::requestedSize(const void *ptr) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.find(ptr);
+  return it == live_.end() ? 0 : it->second.requested;
 }
 
 AllocatorStats CachingAllocator::stats() const {

@@ -99,6 +99,8 @@ public:
 
   /// The class size of a live block, or 0 when `ptr` is not one.
   size_t blockSize(const void *ptr) const;
+  /// The bytes asked for when a live block was allocated, or 0.
+  size_t requestedSize(const void *ptr) const;
   AllocatorStats stats() const;
 
 private:
@@ -107,7 +109,12 @@ private:
   RawAllocator &backend_;
   mutable std::mutex mutex_;
   std::map<size_t, std::vector<void *>> free_; ///< by class size
-  std::unordered_map<const void *, size_t> live_;
+  /// A live block's class size, and the bytes that were asked for.
+  struct LiveBlock {
+    size_t size;
+    size_t requested;
+  };
+  std::unordered_map<const void *, LiveBlock> live_;
   AllocatorStats stats_;
 };
 

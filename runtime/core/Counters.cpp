@@ -39,6 +39,17 @@ void MemoryCounters::recordTemporaries(uint64_t count, uint64_t bytes) {
     parent_->recordTemporaries(count, bytes);
 }
 
+void MemoryCounters::recordMeasuredTemporaries(uint64_t count, uint64_t bytes,
+                                               uint64_t peakBytes) {
+  allocations_.fetch_add(count, kRelaxed);
+  bytesAllocated_.fetch_add(bytes, kRelaxed);
+  temporaries_.fetch_add(count, kRelaxed);
+  bytesTemporaries_.fetch_add(bytes, kRelaxed);
+  raise(peakManaged_, liveManaged_.load(kRelaxed) + peakBytes);
+  if (parent_)
+    parent_->recordMeasuredTemporaries(count, bytes, peakBytes);
+}
+
 void MemoryCounters::recordCallFootprint(uint64_t bytes,
                                          uint64_t bytesWithoutInPlace) {
   raise(peakCall_, bytes);

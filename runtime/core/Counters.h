@@ -54,6 +54,11 @@ public:
   void recordTemporaries(uint64_t count, uint64_t bytes);
   /// The call's temporaries are gone: lowers live bytes.
   void recordTemporariesFreed(uint64_t bytes) { recordManagedFree(bytes); }
+  /// What compiled code allocated during a call, as measured: `count`
+  /// buffers of `bytes` in all, at most `peakBytes` of them live at once
+  /// (on top of the managed bytes live then, for the managed peak).
+  void recordMeasuredTemporaries(uint64_t count, uint64_t bytes,
+                                 uint64_t peakBytes);
   /// What one call allocated, and what it would have without in-place
   /// computation and buffer reuse: raises the call peaks.
   void recordCallFootprint(uint64_t bytes, uint64_t bytesWithoutInPlace);

@@ -7,6 +7,7 @@
 #include "runtime/exec/IndexChecks.h"
 #include "runtime/exec/InputChecks.h"
 #include "runtime/exec/Runtime.h"
+#include "runtime/host/TemporaryMeter.h"
 
 #include <algorithm>
 #include <optional>
@@ -256,8 +257,6 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
   if (takesShared_)
     keepSharedArgs(generation, vars, varArgs);
   TCC_RETURN_IF_ERROR(checkTemporariesFit(spec_, *plan));
-  uint64_t temporaries = plan->temporaries;
-  uint64_t temporaryBytes = plan->temporaryBytes;
   std::optional<DebugCallChecks> debugChecks;
   if (runtime_.debug()) {
     debugChecks.emplace(spec_, runtime_.shared(), runtime_.borrowTracker());
@@ -348,14 +347,16 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
   CheckRecordArgument check;
   if (!spec_.indexChecks.empty())
     pointers.push_back(check.descriptor);
-  // The temporaries are counted live for the whole call: the manifest does
-  // not say when the compiled code frees each one.
-  if (temporaries)
-    counters->recordTemporaries(temporaries, temporaryBytes);
-  entry_(pointers.data());
-  if (temporaries)
-    counters->recordTemporariesFreed(temporaryBytes);
-  footprint.allocated += temporaryBytes;
+  // The temporaries are measured as the code allocates them and frees
+  // each at its last use: the call's peak is the true one.
+  TemporaryMeter meter;
+  {
+    ScopedTemporaryMeter metered(meter);
+    entry_(pointers.data());
+  }
+  counters->recordMeasuredTemporaries(meter.count, meter.bytes,
+                                      uint64_t(meter.peak.load()));
+  footprint.allocated += uint64_t(meter.peak.load());
   TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, check.record));
 
   std::vector<Array> &results = outputs;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/host/HostMemory.h"
+#include "runtime/host/TemporaryMeter.h"
 
 #include <cstdlib>
 
@@ -20,15 +21,27 @@ extern "C" {
 /// 2 MiB aligned from 2 MiB on), or null when none can be had.
 __attribute__((visibility("default"))) void *tcc_host_alloc(size_t bytes) {
   tcc::Result<void *> block = tcc::hostAllocator().allocate(bytes);
-  return block.ok() ? block.value() : nullptr;
+  if (!block.ok())
+    return nullptr;
+  // A call's meter counts what its code asked for, as the counters count
+  // every other allocation.
+  if (tcc::TemporaryMeter *meter = tcc::currentTemporaryMeter())
+    meter->allocated(bytes);
+  return block.value();
 }
 
 /// Returns a block of tcc_host_alloc to the cache. A pointer the allocator
 /// did not hand out came from the C library (an alignment above 64 bytes):
 /// it goes back there.
 __attribute__((visibility("default"))) void tcc_host_free(void *ptr) {
-  if (ptr && !tcc::hostAllocator().deallocate(ptr).ok())
+  if (!ptr)
+    return;
+  tcc::TemporaryMeter *meter = tcc::currentTemporaryMeter();
+  size_t size = meter ? tcc::hostAllocator().requestedSize(ptr) : 0;
+  if (!tcc::hostAllocator().deallocate(ptr).ok())
     std::free(ptr);
+  else if (meter)
+    meter->freed(size);
 }
 
 } // extern "C"

@@ -17,6 +17,11 @@
 // library's destructor, which runs at dlclose and at exit, stops and joins
 // them (a worker left spinning in unmapped code crashed hosts at exit).
 //
+// The runtime measures the temporaries of each call with a meter on the
+// calling thread (runtime/host/TemporaryMeter.h); a worker runs a loop under
+// the meter of the thread that started it, found through the runtime's
+// entry points by name, as MemrefAlloc.cpp finds its allocator.
+//
 //===----------------------------------------------------------------------===//
 
 #include <atomic>
@@ -24,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -39,6 +45,26 @@ constexpr int64_t kChunksPerThread = 4;
 /// Spins before a waiting thread sleeps: about 50 microseconds, so that
 /// consecutive loops of one call find the workers awake.
 constexpr int kSpins = 20000;
+
+using MeterFn = void *(*)();
+using AdoptMeterFn = void *(*)(void *);
+
+/// The runtime's meter entry points, when the process has the runtime.
+struct Meters {
+  MeterFn current = nullptr;
+  AdoptMeterFn adopt = nullptr;
+};
+
+Meters findMeters() {
+  Meters m;
+  void *current = dlsym(RTLD_DEFAULT, "tcc_temporary_meter");
+  void *adopt = dlsym(RTLD_DEFAULT, "tcc_adopt_temporary_meter");
+  if (current && adopt) {
+    m.current = reinterpret_cast<MeterFn>(current);
+    m.adopt = reinterpret_cast<AdoptMeterFn>(adopt);
+  }
+  return m;
+}
 
 /// "N" as a positive integer, else 0.
 int parsePositive(const char *text) {
@@ -133,10 +159,15 @@ struct Pool {
   pthread_t workers[kMaxThreads];
   int joinable = 0;
 
+  /// Found when the pool starts.
+  Meters meters;
+
   // The current loop.
   std::atomic<uint64_t> generation{0};
   Body body = nullptr;
   void *context = nullptr;
+  /// The meter of the thread that started the loop (null without one).
+  void *meter = nullptr;
   int64_t n = 0, chunk = 0, chunks = 0;
   std::atomic<uint64_t> next{0};
   std::atomic<int64_t> left{0};
@@ -185,7 +216,10 @@ struct Pool {
       if (stopping.load(std::memory_order_acquire))
         return;
       seen = generation.load(std::memory_order_acquire);
+      void *previous = meters.adopt ? meters.adopt(meter) : nullptr;
       work(seen);
+      if (meters.adopt)
+        meters.adopt(previous);
     }
   }
 
@@ -196,6 +230,7 @@ struct Pool {
 
   /// Starts the workers on first use; fewer if the system refuses threads.
   void start() {
+    meters = findMeters();
     threads = chooseThreads();
     started = 1;
     for (int i = 1; i < threads; ++i) {
@@ -236,6 +271,7 @@ struct Pool {
   void run(Body b, void *ctx, int64_t count) {
     body = b;
     context = ctx;
+    meter = meters.current ? meters.current() : nullptr;
     n = count;
     chunks =
         started * kChunksPerThread < count ? started * kChunksPerThread : count;
