@@ -69,7 +69,7 @@ tcc::compileForHostCached(ModuleOp module, CompileCache &cache,
   CacheKeyInputs inputs =
       options.keyInputs
           ? *options.keyInputs
-          : hostCacheKeyInputs(options.optLevel, options.pipeline);
+          : hostCacheKeyInputs(options.pipeline.optLevel, options.pipeline);
   result.key = computeCacheKey(module, inputs);
   CacheLookup found = cache.lookup(result.key);
   result.lookup = found.outcome;
@@ -112,7 +112,7 @@ tcc::compileForHostCached(ModuleOp module, CompileCache &cache,
            << "cannot create a temporary file: " << ec.message();
   auto removeSo = llvm::make_scope_exit([&] { llvm::sys::fs::remove(soPath); });
   if (failed(writeArtifact(module, ArtifactKind::SharedObject, soPath, nullptr,
-                           options.optLevel, options.pipeline)))
+                           options.pipeline.optLevel, options.pipeline)))
     return failure();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> artifact =
       llvm::MemoryBuffer::getFile(soPath, /*IsText=*/false,

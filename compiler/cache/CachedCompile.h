@@ -18,8 +18,7 @@ namespace tcc {
 struct CachedCompileOptions {
   /// The graph file, recorded in the entry for `tcc cache list`.
   std::string source;
-  /// LLVM optimization level (part of the key).
-  unsigned optLevel = 3;
+  /// How to lower; its optimization level is part of the key.
   PipelineOptions pipeline;
   /// The key's inputs besides the graph; unset: this CPU, this compiler
   /// (hostCacheKeyInputs). Tests set them to simulate another machine.

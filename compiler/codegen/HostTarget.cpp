@@ -51,10 +51,12 @@ tcc::hostTargetMachine(Location loc, unsigned opt, const CpuTarget &cpu) {
     emitError(loc) << "no LLVM target for " << triple << ": " << error;
     return nullptr;
   }
+  // -O3 optimizes the IR harder but generates code at LLVM's default
+  // level, as the JIT always did: the aggressive level made a transformer's
+  // step compile longer and run no faster (docs/performance.md).
   llvm::CodeGenOptLevel level = opt == 0   ? llvm::CodeGenOptLevel::None
                                 : opt == 1 ? llvm::CodeGenOptLevel::Less
-                                : opt == 2 ? llvm::CodeGenOptLevel::Default
-                                           : llvm::CodeGenOptLevel::Aggressive;
+                                           : llvm::CodeGenOptLevel::Default;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu.name, cpu.featureString, llvm::TargetOptions(),
       llvm::Reloc::PIC_, std::nullopt, level));

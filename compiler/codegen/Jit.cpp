@@ -33,7 +33,7 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
   // no vector registers and leaves every loop scalar. The runtime checks
   // that this machine has the CPU's features before it runs the code.
   std::unique_ptr<llvm::TargetMachine> machine =
-      hostTargetMachine(module.getLoc(), /*optLevel=*/3, cpu);
+      hostTargetMachine(module.getLoc(), options.optLevel, cpu);
   if (!machine)
     return failure();
   // (The options hold a function_ref: the lambda must outlive create().)
@@ -41,7 +41,8 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
       [&](Operation *op,
           llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
     PhaseTimer timer(phases ? &phases->llvmIr : nullptr);
-    return translateAndOptimize(cast<ModuleOp>(op), context, *machine, 3);
+    return translateAndOptimize(cast<ModuleOp>(op), context, *machine,
+                                options.optLevel);
   };
   // Code generation happens in create() and the lookups, around the
   // module builder's optimization, which is subtracted.
@@ -62,11 +63,11 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
     libraries.push_back(cuda);
   }
   engineOptions.sharedLibPaths = libraries;
-  // Machine code for the same CPU, at LLVM's default code generation
-  // level. Without a machine of its own, create() would make one for the
-  // host (a second CPU and feature lookup) and ignore jitCodeGenOptLevel.
+  // Machine code for the same CPU, at the same level as an artifact's.
+  // Without a machine of its own, create() would make one for the host (a
+  // second CPU and feature lookup) and ignore jitCodeGenOptLevel.
   std::unique_ptr<llvm::TargetMachine> codegenMachine =
-      hostTargetMachine(module.getLoc(), /*optLevel=*/2, cpu);
+      hostTargetMachine(module.getLoc(), options.optLevel, cpu);
   if (!codegenMachine)
     return failure();
   auto engine =

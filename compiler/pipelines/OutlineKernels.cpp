@@ -68,9 +68,11 @@ struct OutlineKernelsPass
       for (Operation &op : f.getBody().front())
         if (op.getNumRegions() > 0)
           nests.push_back(&op);
+      // The kernels follow their function, in the order of their nests.
+      Operation *after = f;
       unsigned count = 0;
       for (Operation *nest : nests)
-        outline(symbols, f, nest, count++);
+        after = outline(symbols, f, after, nest, count++);
     }
   }
 
@@ -103,15 +105,16 @@ struct OutlineKernelsPass
     args.assign(passed.begin(), passed.end());
   }
 
-  void outline(SymbolTable &symbols, func::FuncOp parent, Operation *nest,
-               unsigned index) {
+  /// Outlines `nest` into a kernel placed after `after`; returns the kernel.
+  Operation *outline(SymbolTable &symbols, func::FuncOp parent,
+                     Operation *after, Operation *nest, unsigned index) {
     SmallVector<Operation *> pure;
     SmallVector<Value> args;
     capture(nest, pure, args);
 
     MLIRContext *ctx = nest->getContext();
     OpBuilder b(ctx);
-    b.setInsertionPointAfter(parent);
+    b.setInsertionPointAfter(after);
     SmallVector<Type> argTypes;
     for (Value v : args)
       argTypes.push_back(v.getType());
@@ -143,6 +146,7 @@ struct OutlineKernelsPass
     auto callOp = call.create<func::CallOp>(nest->getLoc(), kernel, args);
     nest->replaceAllUsesWith(callOp.getResults());
     nest->erase();
+    return kernel;
   }
 };
 

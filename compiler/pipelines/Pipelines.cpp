@@ -149,7 +149,10 @@ static std::string stagePipeline(tcc::Stage s,
            "func.func(tcc-free-at-last-use),"
            // Parallel dimensions become scf.parallel, whose outermost
            // dimension tcc-parallel-loops splits across threads.
-           "func.func(convert-linalg-to-parallel-loops),canonicalize";
+           "func.func(convert-linalg-to-parallel-loops),canonicalize,"
+           // One function per loop nest: LLVM's code generation grows
+           // faster than linearly with a function's size.
+           "tcc-outline-kernels";
   case tcc::Stage::LlvmMlir:
     // expand-strided-metadata makes affine.apply for dynamic offsets
     // (subviews of concat results): lower-affine must run after it too.

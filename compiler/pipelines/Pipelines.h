@@ -38,6 +38,10 @@ struct PipelineOptions {
   std::string cpu;
   /// The GPU architecture for nvptx (see isKnownGpuArch in GpuTarget.h).
   std::string gpuArch = "sm_90";
+  /// LLVM's optimization level for host code, 0-3, and its code generation
+  /// level. O2 by default: O3 took half again the compile time of a
+  /// transformer's training step for no faster step (docs/performance.md).
+  unsigned optLevel = 2;
   /// Write the IR after every pass as numbered files under this folder.
   std::string dumpIrAfterAllDir;
   /// Applies MLIR's command-line pass-manager options (timing, printing).

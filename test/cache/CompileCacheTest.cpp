@@ -120,7 +120,7 @@ TEST_CASE("a changed key input misses and adds an entry", "[cache]") {
   CHECK(compileThrough(c, kAffineGraph, otherCompiler).lookup == Outcome::Miss);
 
   CachedCompileOptions o1;
-  o1.optLevel = 1;
+  o1.pipeline.optLevel = 1;
   CachedCompileResult lessOptimized = compileThrough(c, kAffineGraph, o1);
   CHECK(lessOptimized.lookup == Outcome::Miss);
   CHECK(callOnVector(lessOptimized.program, "affine", kX) == kAffineOfX);

@@ -93,8 +93,8 @@ struct CompileOptions {
   tcc::cli::CpuOption cpu{category};
   cl::opt<unsigned> optLevel{"O",
                              cl::Prefix,
-                             cl::init(3),
-                             cl::desc("Optimization level 0-3 (default 3)"),
+                             cl::init(2),
+                             cl::desc("Optimization level 0-3 (default 2)"),
                              cl::value_desc("level"),
                              cl::cat(category)};
   cl::opt<bool> timing{"timing", cl::desc("Print the time each pass takes"),
@@ -131,6 +131,7 @@ LogicalResult compileBuffer(const CompileOptions &opts,
     pipeline.target = tcc::CompileTarget::Nvptx;
   pipeline.gpuArch = opts.gpuArch;
   pipeline.cpu = opts.cpu.value;
+  pipeline.optLevel = opts.optLevel;
   pipeline.configure = [&](PassManager &pm) -> LogicalResult {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
@@ -172,7 +173,7 @@ LogicalResult compileBuffer(const CompileOptions &opts,
           : opts.emit == Emit::Obj ? tcc::ArtifactKind::Object
                                    : tcc::ArtifactKind::SharedObject;
       return tcc::writeArtifact(*module, artifact, opts.outputFile, binaryOut,
-                                opts.optLevel, options);
+                                options.optLevel, options);
     }
     tcc::Stage stage = opts.emit == Emit::LlvmIr
                            ? tcc::Stage::LlvmMlir

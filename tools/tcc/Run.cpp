@@ -111,6 +111,12 @@ struct RunOptions {
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
       cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
   tcc::cli::CpuOption cpu{category};
+  cl::opt<unsigned> optLevel{"O",
+                             cl::Prefix,
+                             cl::init(2),
+                             cl::desc("Optimization level 0-3 (default 2)"),
+                             cl::value_desc("level"),
+                             cl::cat(category)};
 };
 
 /// What the compile step did, for --stats and --timing.
@@ -208,6 +214,11 @@ int tcc::cli::runRun(int argc, char **argv) {
   if (!opts.cpu.valid("tcc run"))
     return kBadUsage;
   pipeline.cpu = opts.cpu.value;
+  if (opts.optLevel > 3) {
+    llvm::errs() << "tcc run: error: -O takes 0, 1, 2 or 3\n";
+    return kBadUsage;
+  }
+  pipeline.optLevel = opts.optLevel;
   if (opts.target == "nvptx") {
     if (!tcc::isKnownGpuArch(opts.gpuArch)) {
       llvm::errs() << "tcc run: error: unknown GPU architecture '"
