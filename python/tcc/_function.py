@@ -314,7 +314,10 @@ def _compile_graph(inputs, outputs, updates, givens, fname):
     for i in inputs:
         v = i.variable
         flag = " borrow" if i.borrow else ""
-        ins.append(f"{i.tg_name} : {_TG_DTYPE[v.dtype]}{dims_of(v)}{flag}")
+        # An input's own static sizes stay: tcc then reports a conflict.
+        sizes = [str(s) if s is not None else _dim_text(d, fresh)
+                 for s, d in zip(v.static_shape, dims[v.id])]
+        ins.append(f"{i.tg_name} : {_TG_DTYPE[v.dtype]}[{', '.join(sizes)}]{flag}")
     outs, assigns = [], []
     for k, o in enumerate(outputs):
         v = givens.get(o.variable, o.variable)
@@ -400,6 +403,27 @@ def _located(stderr, tg, locs):
 _OUTPUT_MISMATCH = re.compile(r"output '(o\d+)' is declared (\w+\[[^\]]*\]) but its value is (\w+\[[^\]]*\])")
 
 
+def _merge_dims(declared, actual):
+    """`declared` with the static sizes of `actual` (`f64[R1, R2]` and
+    `f64[2, ((N+1)/2)]` give `f64[2, R2]`)."""
+    head, dims = declared.split("[", 1)
+    dims = [d.strip() for d in dims.rstrip("]").split(",")] if dims != "]" else []
+    values = actual.split("[", 1)[1].rstrip("]")
+    parts, depth, cur = [], 0, ""
+    for ch in values:
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    merged = [p if p.isdigit() else d for d, p in zip(dims, parts)]
+    return head + "[" + ", ".join(merged) + "]"
+
+
 class _GradGroup:
     def __init__(self, cost, wrt):
         self.cost = cost
@@ -431,7 +455,8 @@ class Function:
             if not fixes:
                 raise
             for out_name, declared, actual in fixes:
-                text = text.replace(f"{out_name} : {declared}", f"{out_name} : {actual}", 1)
+                text = text.replace(f"{out_name} : {declared}",
+                                    f"{out_name} : {_merge_dims(declared, actual)}", 1)
             self._fn = _build(text, locs, self._fname)
         self._by_name = {}
         for k, i in enumerate(inputs):

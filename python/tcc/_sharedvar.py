@@ -44,7 +44,7 @@ def _host_array(value, dtype=None):
         if not np.can_cast(arr.dtype, dtype, "same_kind") and arr.size:
             raise TypeError(f"a {arr.dtype} value for a {dtype} shared variable")
         arr = arr.astype(dtype)
-    return np.ascontiguousarray(arr)
+    return arr if arr.flags.c_contiguous else arr.copy()
 
 
 class SharedVariable(Variable):

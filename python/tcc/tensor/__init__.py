@@ -121,6 +121,15 @@ def _operands(*xs):
     dtypes = [v.dtype for v in vs] + [as_dtype(a.dtype) for a in arrays]
     if dtypes:
         dtype = _upcast(*dtypes)
+        # Python numbers are weak: they keep the tensors' dtype unless it
+        # cannot hold them (a float next to integers, a number next to bool).
+        for x in xs:
+            if not _is_scalar(x) or isinstance(x, (bool, np.bool_)):
+                continue
+            if isinstance(x, numbers.Integral) and dtype == "bool":
+                dtype = "int64"
+            elif not isinstance(x, numbers.Integral) and dtype not in FLOAT_DTYPES:
+                dtype = FLOATX
     else:
         dtype = as_dtype(np.result_type(*xs).name)
     out = []
@@ -154,6 +163,9 @@ def _broadcast_static(shapes):
 
 def _elementwise(op, params, xs, dtype=None):
     vs, common = _operands(*xs)
+    if op in ("binary", "clip") and common == "bool":
+        # Arithmetic on bool: numpy's (and PyTensor's) integer result.
+        vs, common = [cast(v, "int64") for v in vs], "int64"
     shape = _broadcast_static([v.static_shape for v in vs])
     return Variable(op, vs, params, dtype or common, len(shape),
                     loc=source_location(), shape=shape)
