@@ -400,6 +400,9 @@ def _located(stderr, tg, locs):
     return "\n".join(out)
 
 
+for _cls in (CompileError, UnusedInputError, MissingInputError):
+    _cls.__module__ = "tcc"
+
 _OUTPUT_MISMATCH = re.compile(r"output '(o\d+)' is declared (\w+\[[^\]]*\]) but its value is (\w+\[[^\]]*\])")
 
 
