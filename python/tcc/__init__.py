@@ -22,6 +22,7 @@ from ._function import (CompileError, Function, In, MissingInputError, Out,  # n
 from ._printing import dprint, pp  # noqa: E402
 from . import tensor  # noqa: E402
 from . import compile  # noqa: E402,F401
+from . import misc  # noqa: E402,F401
 
 
 class _Config:

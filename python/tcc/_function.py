@@ -445,6 +445,7 @@ class Function:
         self._out_kind = out_kind
         self._out_keys = out_keys
         self._updates = updates
+        self._givens = givens
         self._fname = f"f{next(_function_ids)}"
         self._shared = [v for v in _topological([o.variable for o in outputs] + [u for _, u in updates], givens)
                         if isinstance(v, SharedVariable)] + [s for s, _ in updates]
@@ -467,6 +468,7 @@ class Function:
                 self._by_name[i.name] = k
         self._dtypes = [i.variable.dtype for i in inputs]
         self._ndims = [i.variable.ndim for i in inputs]
+        self._np_dtypes = [np.dtype(d) for d in self._dtypes]
 
     def _convert(self, k, value):
         i = self.maker_inputs[k]
@@ -499,6 +501,10 @@ class Function:
         n = len(self.maker_inputs)
         if self.trust_input and not kwargs:
             values = list(args)
+        elif not kwargs and len(args) == n and all(
+                type(a) is np.ndarray and a.dtype is d and a.ndim == k
+                for a, d, k in zip(args, self._np_dtypes, self._ndims)):
+            values = list(args)  # arrays of the right dtype and rank
         else:
             if len(args) > n:
                 raise TypeError(f"too many arguments: {self._fname} takes {n} inputs")
@@ -522,14 +528,35 @@ class Function:
             return dict(zip(self._out_keys, results))
         return results
 
-    def copy(self, *args, **kwargs):
-        raise NotImplementedError("Function.copy is not implemented yet (docs/python.md)")
+    def copy(self, share_memory=False, swap=None, delete_updates=False,
+             name=None, profile=None):
+        """A new function of the same graph: `swap` maps shared variables
+        to others of the same type, `delete_updates` drops the updates.
+        Both functions use the same shared variables otherwise; each has
+        its own buffers (tcc keeps no storage between calls but a borrowed
+        output's, so share_memory changes nothing else)."""
+        givens = dict(self._givens)
+        for old, new in (swap or {}).items():
+            if not isinstance(old, SharedVariable) or not isinstance(new, SharedVariable):
+                raise TypeError("swap maps shared variables to shared variables")
+            if old.type != new.type:
+                raise TypeError(f"swap of {old!r} ({old.type}) for {new!r} ({new.type}): "
+                                "the types differ")
+            givens[old] = new
+        updates = [] if delete_updates else [
+            (givens.get(s, s), u) for s, u in self._updates]
+        return Function(self.maker_inputs, self._outputs, self._out_kind,
+                        self._out_keys, updates, givens,
+                        name if name is not None else self.name, self.trust_input)
 
     def free(self):
-        """Nothing to free: temporaries go when each call ends."""
+        """Nothing to free: tcc's temporaries go when each call ends."""
 
-    def __getstate__(self):
-        raise NotImplementedError("pickling compiled functions is not implemented yet")
+    def __reduce__(self):
+        # Unpickling compiles the graph again.
+        return (Function, (self.maker_inputs, self._outputs, self._out_kind,
+                           self._out_keys, self._updates, self._givens,
+                           self.name, self.trust_input))
 
 
 def function(inputs, outputs=None, mode=None, updates=None, givens=None,

@@ -124,6 +124,11 @@ class Variable:
         f = function(inputs, self, on_unused_input="ignore")
         return f(*[inputs_to_values[v] for v in inputs])
 
+    def __setstate__(self, state):
+        # An unpickled variable is a new one of this process.
+        self.__dict__.update(state)
+        self.id = next(_ids)
+
     def clone(self):
         v = Variable(self.op, self.inputs, dict(self.params), self.dtype,
                      self.ndim, self.name, self.loc, self.static_shape)

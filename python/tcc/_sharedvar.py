@@ -14,6 +14,9 @@ from . import _tcc
 from ._graph import Variable, as_dtype, source_location
 
 _counter = itertools.count()
+# While misc.pkl_utils.dump runs: the names of the arrays shared variables
+# pickle (by id), so that each is stored as NAME.npy.
+_array_names = None
 
 
 def _store_name(name):
@@ -87,9 +90,21 @@ class SharedVariable(Variable):
         except Exception:  # interpreter shutdown
             pass
 
-    def __getstate__(self):
-        raise NotImplementedError("pickling tcc shared variables is not "
-                                  "implemented yet (docs/python.md)")
+    def __reduce__(self):
+        # A new variable in the unpickling process's managed space, with a
+        # copy of the value; pickle's memo keeps one variable per variable,
+        # so functions pickled together still share it.
+        state = {k: v for k, v in self.__dict__.items()
+                 if k not in ("store_name", "id")}
+        value = self.get_value()
+        if _array_names is not None and self.name:
+            _array_names[id(value)] = self.name
+            state["_pickled_value"] = value  # alive until the dump ends
+        return (_restore_shared, (value, self.name), state)
+
+    def __setstate__(self, state):
+        state.pop("_pickled_value", None)
+        self.__dict__.update(state)
 
 
 def shared(value, name=None, strict=False, allow_downcast=None, borrow=False, **kwargs):
@@ -97,3 +112,7 @@ def shared(value, name=None, strict=False, allow_downcast=None, borrow=False, **
     copy of `value`, or (borrow=True, a C-contiguous aligned array of a tcc
     dtype) `value`'s own buffer."""
     return SharedVariable(value, name=name, borrow=borrow)
+
+
+def _restore_shared(value, name):
+    return SharedVariable(value, name=name, borrow=True)
