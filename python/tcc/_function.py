@@ -48,9 +48,9 @@ class In:
     def __init__(self, variable, name=None, value=None, update=None,
                  mutable=False, strict=False, allow_downcast=None,
                  autoname=True, implicit=None, borrow=False, shared=False):
-        if update is not None:
-            raise NotImplementedError("In(update=...) containers are not "
-                                      "implemented yet (docs/python.md)")
+        if update is not None and value is None:
+            raise ValueError("In(update=...) needs a value to start from")
+        self.update = update
         self.variable = variable
         self.name = name if name is not None else variable.name
         self.value = value
@@ -449,6 +449,11 @@ class Function:
         self._fname = f"f{next(_function_ids)}"
         self._shared = [v for v in _topological([o.variable for o in outputs] + [u for _, u in updates], givens)
                         if isinstance(v, SharedVariable)] + [s for s, _ in updates]
+        # In(x, value, update=e): a container the function keeps; e is one
+        # more (hidden) output, stored as the input's next value.
+        self._containers = [k for k, i in enumerate(inputs) if i.update is not None]
+        outputs = list(outputs) + [Out(inputs[k].update) for k in self._containers]
+        self._n_user_outputs = len(outputs) - len(self._containers)
         text, locs = _compile_graph(inputs, outputs, updates, givens, self._fname)
         try:
             self._fn = _build(text, locs, self._fname)
@@ -522,6 +527,10 @@ class Function:
                     values[k] = self.maker_inputs[k].value
                 values[k] = self._convert(k, values[k])
         results = self._fn(values)
+        if self._containers:
+            for k, value in zip(self._containers, results[self._n_user_outputs:]):
+                self.maker_inputs[k].value = value
+            results = results[:self._n_user_outputs]
         if self._out_kind == "single":
             return results[0]
         if self._out_kind == "dict":
@@ -545,8 +554,8 @@ class Function:
             givens[old] = new
         updates = [] if delete_updates else [
             (givens.get(s, s), u) for s, u in self._updates]
-        return Function(self.maker_inputs, self._outputs, self._out_kind,
-                        self._out_keys, updates, givens,
+        return Function(self.maker_inputs, self._outputs[:self._n_user_outputs],
+                        self._out_kind, self._out_keys, updates, givens,
                         name if name is not None else self.name, self.trust_input)
 
     def free(self):
@@ -554,7 +563,7 @@ class Function:
 
     def __reduce__(self):
         # Unpickling compiles the graph again.
-        return (Function, (self.maker_inputs, self._outputs, self._out_kind,
+        return (Function, (self.maker_inputs, self._outputs[:self._n_user_outputs], self._out_kind,
                            self._out_keys, self._updates, self._givens,
                            self.name, self.trust_input))
 
@@ -626,7 +635,8 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
                 updated.add(v.id)
 
     # Unused inputs.
-    reached = {v.id for v in _topological([o.variable for o in outs] + [u for _, u in updates], givens)}
+    reached = {v.id for v in _topological([o.variable for o in outs] + [u for _, u in updates]
+                                          + [i.update for i in ins if i.update is not None], givens)}
     for k, i in enumerate(ins):
         if i.variable.id not in reached:
             msg = (f"input {k} ({i.variable!r}) of the function is not used by any "

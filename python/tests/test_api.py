@@ -196,3 +196,13 @@ def test_dprint_and_eval():
     text = pytensor.dprint(y, file="str")
     assert "reduce" in text and "unary{kind=exp}" in text and "'x'" in text
     assert float(y.eval({x: np.zeros(4)})) == 4.0
+
+
+def test_in_containers_with_value_and_update():
+    acc = pt.dscalar("acc")
+    x = pt.dscalar("x")
+    f = pytensor.function([x, In(acc, value=0.0, update=acc + x)], acc + x)
+    assert [float(f(2)) for _ in range(3)] == [2.0, 4.0, 6.0]
+    # Given explicitly, the value is used, then the update kept.
+    assert float(f(1, acc=10.0)) == 11.0
+    assert float(f(0)) == 11.0
