@@ -7,9 +7,11 @@ into the process's managed memory space, where the shared variables already
 live. tcc's errors are reported at the Python lines.
 """
 
+import atexit
 import itertools
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import warnings
@@ -365,6 +367,7 @@ def _build(text, locs, fname):
     global _workdir
     if _workdir is None:
         _workdir = tempfile.mkdtemp(prefix="tcc-python-")
+        atexit.register(shutil.rmtree, _workdir, True)
     tg = os.path.join(_workdir, fname + ".tg")
     so = os.path.join(_workdir, fname + ".so")
     with open(tg, "w") as f:
@@ -594,11 +597,14 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
         seen.add(i.variable.id)
         name_ok = i.name and re.fullmatch(r"[A-Za-z_]\w*", i.name)
         i.tg_name = f"{i.name}" if name_ok else f"in{k}"
-    taken = {}
+    # Graph-file names: inputs i_*, shared variables s_*, values v*, t*,
+    # gradients g*, outputs o*, fresh sizes R*: they never collide.
+    taken = set()
     for k, i in enumerate(ins):
-        if i.tg_name in taken or i.tg_name.startswith(("v", "o", "g", "t", "R")) and re.fullmatch(r"[vogtR]\d+.*", i.tg_name):
+        if i.tg_name in taken:
             i.tg_name = f"in{k}"
-        taken[i.tg_name] = k
+        taken.add(i.tg_name)
+    for i in ins:
         i.tg_name = "i_" + i.tg_name
 
     out_kind, out_keys = "list", None

@@ -20,10 +20,10 @@ _array_names = None
 
 
 def _store_name(name):
+    # s_NAME_K: unique, and apart from every other graph-file name
+    # (_function.py).
     base = re.sub(r"\W", "_", name) if name else "shared"
-    if not base or not (base[0].isalpha() or base[0] == "_"):
-        base = "s_" + base
-    return f"{base}_{next(_counter)}"
+    return f"s_{base}_{next(_counter)}"
 
 
 def _host_array(value, dtype=None):
