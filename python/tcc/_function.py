@@ -485,6 +485,10 @@ class Function:
             if value.dtype.name != dtype:
                 if i.borrow:
                     return value  # the binding says why this cannot be
+                if i.strict:
+                    raise TypeError(
+                        f"input {k} ({i.variable!r}) of {self._fname} is strict: it "
+                        f"takes {dtype} arrays only, not {value.dtype}")
                 if not np.can_cast(value.dtype, dtype, "safe") and not i.allow_downcast:
                     raise TypeError(
                         f"input {k} ({i.variable!r}) of {self._fname} is {dtype} but "
@@ -495,10 +499,17 @@ class Function:
             if isinstance(value, Variable):
                 raise TypeError("a compiled function takes arrays, not symbolic variables")
             arr = np.asarray(value)
-            if arr.dtype.kind == "f" and dtype not in FLOAT_DTYPES and not i.allow_downcast:
-                raise TypeError(f"input {k} ({i.variable!r}) is {dtype}: a float "
-                                f"value {value!r} would be truncated")
-            value = np.asarray(arr, dtype=dtype)
+            converted = np.asarray(arr, dtype=dtype)
+            # Numbers and lists are converted when no value changes (0 into
+            # float32, not 0.1), or anyway with allow_downcast (PyTensor's rule).
+            if not i.allow_downcast and arr.dtype != converted.dtype and \
+                    not np.can_cast(arr.dtype, dtype, "safe") and \
+                    not np.array_equal(converted.astype(arr.dtype), arr):
+                raise TypeError(
+                    f"input {k} ({i.variable!r}) is {dtype}: {value!r} would change "
+                    f"when converted (pass allow_input_downcast=True or "
+                    f"In(x, allow_downcast=True))")
+            value = converted
         if value.ndim != self._ndims[k]:
             raise TypeError(
                 f"input {k} ({i.variable!r}) of {self._fname} has {self._ndims[k]} "
@@ -577,6 +588,13 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
              on_unused_input="raise", trust_input=False):
     """PyTensor's function: compiles the graph from `inputs` to `outputs`
     (a variable, a list or a dict) with `updates` of shared variables."""
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError(f"inputs must be a list or a tuple, not {type(inputs).__name__}")
+    if not (isinstance(no_default_updates, bool)
+            or (isinstance(no_default_updates, list)
+                and all(isinstance(v, SharedVariable) for v in no_default_updates))):
+        raise TypeError("no_default_updates must be True, False or a list of "
+                        "shared variables")
     if on_unused_input not in ("raise", "warn", "ignore", None):
         raise ValueError(f"on_unused_input must be 'raise', 'warn' or 'ignore', not {on_unused_input!r}")
     ins = []
@@ -622,10 +640,27 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
 
     if isinstance(updates, dict):
         updates = list(updates.items())
-    updates = [(s, as_tensor_variable(u) if not isinstance(u, Variable) else u) for s, u in (updates or [])]
-    for s, u in updates:
+    pairs = []
+    for pair in updates or []:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"an update is a pair (shared variable, new value), not {pair!r}")
+        s, u = pair
         if not isinstance(s, SharedVariable):
             raise TypeError(f"only shared variables can be updated, not {s!r}")
+        if not isinstance(u, Variable):
+            u = as_tensor_variable(np.asarray(u, dtype=s.dtype) if np.ndim(u) == 0 else u)
+        if u.ndim != s.ndim or any(a == 1 and b != 1 for a, b in zip(u.static_shape, s.static_shape)):
+            raise TypeError(
+                f"an update of shared variable {s!r} ({s.dtype}, shape {s.static_shape}) "
+                f"must have its type: the update has {u.ndim} dimensions, static shape "
+                f"{u.static_shape}")
+        pairs.append((s, u))
+    updates = pairs
+    seen_updates = set()
+    for s, _ in updates:
+        if s.id in seen_updates:
+            raise ValueError(f"shared variable {s!r} is updated twice")
+        seen_updates.add(s.id)
     if isinstance(givens, dict):
         givens = list(givens.items())
     givens = {a: (b if isinstance(b, Variable) else as_tensor_variable(b)) for a, b in (givens or [])}
