@@ -15,7 +15,7 @@ from . import _tcc
 _tcc.startup()
 _atexit.register(_tcc.shutdown)
 
-from ._graph import Variable, TensorType, FLOATX  # noqa: E402
+from ._graph import Variable, TensorType  # noqa: E402
 from ._sharedvar import SharedVariable, shared  # noqa: E402
 from ._function import (CompileError, Function, In, MissingInputError, Out,  # noqa: E402
                         UnusedInputError, function, grad)
@@ -25,10 +25,5 @@ from . import compile  # noqa: E402,F401
 from . import misc  # noqa: E402,F401
 
 
-class _Config:
-    floatX = FLOATX
-    device = "cpu"
-
-
-config = _Config()
+from ._graph import config  # noqa: E402
 __version__ = "0.1.0"

@@ -442,7 +442,6 @@ class Function:
     def __init__(self, inputs, outputs, out_kind, out_keys, updates, givens,
                  name, trust_input):
         self.name = name
-        self.trust_input = trust_input
         self.maker_inputs = inputs
         self._outputs = outputs
         self._out_kind = out_kind
@@ -470,6 +469,7 @@ class Function:
                 text = text.replace(f"{out_name} : {declared}",
                                     f"{out_name} : {_merge_dims(declared, actual)}", 1)
             self._fn = _build(text, locs, self._fname)
+        self.trust_input = trust_input
         self._by_name = {}
         for k, i in enumerate(inputs):
             if i.name:
@@ -477,8 +477,6 @@ class Function:
         self._dtypes = [i.variable.dtype for i in inputs]
         self._ndims = [i.variable.ndim for i in inputs]
         self._np_dtypes = [np.dtype(d) for d in self._dtypes]
-        self._trusted_single = (trust_input and not self._containers
-                                and out_kind == "single")
 
     def _convert(self, k, value):
         i = self.maker_inputs[k]
@@ -554,6 +552,17 @@ class Function:
         if self._out_kind == "dict":
             return dict(zip(self._out_keys, results))
         return results
+
+    @property
+    def trust_input(self):
+        return self._trust_input
+
+    @trust_input.setter
+    def trust_input(self, value):
+        # Settable after compiling, as PyTensor's (f.trust_input = True).
+        self._trust_input = bool(value)
+        self._trusted_single = (self._trust_input and not self._containers
+                                and self._out_kind == "single")
 
     def copy(self, share_memory=False, swap=None, delete_updates=False,
              name=None, profile=None):

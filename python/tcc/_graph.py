@@ -42,12 +42,22 @@ def source_location():
     return (code.co_filename, line or 1, col)
 
 
+class Config:
+    """tcc.config: `floatX`, the dtype of `pt.vector()` and the like when
+    no dtype is given (float64, or float32)."""
+
+    def __init__(self):
+        self.floatX = FLOATX
+        self.device = "cpu"
+
+
+config = Config()
+
+
 def as_dtype(dtype):
     """A numpy dtype name tcc has, or TypeError."""
-    if dtype is None:
-        return FLOATX
-    if dtype == "floatX":
-        return FLOATX
+    if dtype is None or dtype == "floatX":
+        return as_dtype(config.floatX) if config.floatX != "floatX" else FLOATX
     name = np.dtype(dtype).name
     if name not in DTYPES:
         raise TypeError(f"tcc has no dtype {name!r} (it has {', '.join(DTYPES)})")

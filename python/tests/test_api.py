@@ -206,3 +206,12 @@ def test_in_containers_with_value_and_update():
     # Given explicitly, the value is used, then the update kept.
     assert float(f(1, acc=10.0)) == 11.0
     assert float(f(0)) == 11.0
+
+
+def test_config_floatx_sets_the_default_dtype():
+    try:
+        pytensor.config.floatX = "float32"
+        assert pt.vector().dtype == "float32" and pt.matrix().dtype == "float32"
+    finally:
+        pytensor.config.floatX = "float64"
+    assert pt.vector().dtype == "float64"
