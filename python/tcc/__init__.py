@@ -19,7 +19,8 @@ from ._graph import Variable, TensorType  # noqa: E402
 from ._sharedvar import SharedVariable, shared  # noqa: E402
 from ._function import (CompileError, Function, In, MissingInputError, Out,  # noqa: E402
                         UnusedInputError, function, grad)
-from ._printing import dprint, pp  # noqa: E402
+from ._printing import dprint, pp, pydotprint  # noqa: E402
+from . import _printing as printing  # noqa: E402,F401
 from . import tensor  # noqa: E402
 from . import compile  # noqa: E402,F401
 from . import misc  # noqa: E402,F401

@@ -457,6 +457,7 @@ class Function:
         outputs = list(outputs) + [Out(inputs[k].update) for k in self._containers]
         self._n_user_outputs = len(outputs) - len(self._containers)
         text, locs = _compile_graph(inputs, outputs, updates, givens, self._fname)
+        self._graph_text = text  # for pydotprint: the graph file tcc compiled
         try:
             self._fn = _build(text, locs, self._fname)
         except CompileError as err:
@@ -469,6 +470,7 @@ class Function:
                 text = text.replace(f"{out_name} : {declared}",
                                     f"{out_name} : {_merge_dims(declared, actual)}", 1)
             self._fn = _build(text, locs, self._fname)
+            self._graph_text = text
         self.trust_input = trust_input
         self._by_name = {}
         for k, i in enumerate(inputs):

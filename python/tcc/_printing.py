@@ -1,6 +1,9 @@
 """tcc.dprint: a graph as text, one op per line (PyTensor's debugprint)."""
 
+import os
+import subprocess
 import sys
+import tempfile
 
 
 def _label(v):
@@ -42,3 +45,40 @@ def dprint(obj, file=None, print_type=True):
 
 def pp(v):
     return dprint(v, file="str")
+
+
+def pydotprint(fct, outfile=None, format="png", **kwargs):
+    """Draws a compiled function (or the graph of a variable) with tcc's
+    own graph view (`tcc compile --emit=dot`, docs/graph-dumps.md): each op
+    with the memory decisions tcc compiled. Writes `outfile` (default
+    `tcc.pydotprint.FORMAT`); `format="dot"` writes the Graphviz text,
+    any other format is drawn by Graphviz's `dot`."""
+    from ._function import Function, _tool, function
+    from ._graph import Variable
+    if isinstance(fct, Variable) or isinstance(fct, (list, tuple)):
+        roots = list(fct) if isinstance(fct, (list, tuple)) else [fct]
+        inputs, seen, stack = [], set(), list(roots)
+        while stack:
+            v = stack.pop()
+            if v.id in seen:
+                continue
+            seen.add(v.id)
+            if v.op == "input":
+                inputs.append(v)
+            stack.extend(v.inputs)
+        fct = function(inputs, roots, on_unused_input="ignore")
+    if not isinstance(fct, Function):
+        raise TypeError("pydotprint draws a tcc Function or variables")
+    outfile = outfile or f"tcc.pydotprint.{format}"
+    with tempfile.TemporaryDirectory(prefix="tcc-dot-") as work:
+        tg = os.path.join(work, "graph.tg")
+        dot = outfile if format == "dot" else os.path.join(work, "graph.dot")
+        with open(tg, "w") as f:
+            f.write(fct._graph_text)
+        proc = subprocess.run([_tool(), "compile", tg, "--emit=dot", "-o", dot],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr)
+        if format != "dot":
+            subprocess.run(["dot", f"-T{format}", dot, "-o", outfile], check=True)
+    return outfile

@@ -215,3 +215,14 @@ def test_config_floatx_sets_the_default_dtype():
     finally:
         pytensor.config.floatX = "float64"
     assert pt.vector().dtype == "float64"
+
+
+def test_pydotprint_draws_tccs_graph_view(tmp_path):
+    x = pt.fvector("x")
+    s = pytensor.shared(np.zeros(3, dtype="float32"), name="acc")
+    f = pytensor.function([x], pt.exp(x).sum(), updates=[(s, s + x)])
+    out = pytensor.pydotprint(f, str(tmp_path / "f.dot"), format="dot")
+    text = open(out).read()
+    assert text.startswith("digraph tcc") and "exp" in text and "s_acc_" in text
+    svg = pytensor.pydotprint(x * 2, str(tmp_path / "g.svg"), format="svg")
+    assert open(svg).read().lstrip().startswith("<?xml")
