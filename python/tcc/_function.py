@@ -42,6 +42,11 @@ class MissingInputError(Exception):
     """The graph needs an input that the function was not given."""
 
 
+class DisconnectedInputError(ValueError):
+    """grad with respect to a variable the cost does not depend on
+    (disconnected_inputs='raise')."""
+
+
 class In:
     """PyTensor's In: an input with its flags. borrow=True or mutable=True:
     the function may overwrite the array (it is passed without a copy, and
@@ -403,7 +408,7 @@ def _located(stderr, tg, locs):
     return "\n".join(out)
 
 
-for _cls in (CompileError, UnusedInputError, MissingInputError):
+for _cls in (CompileError, UnusedInputError, MissingInputError, DisconnectedInputError):
     _cls.__module__ = "tcc"
 
 _OUTPUT_MISMATCH = re.compile(r"output '(o\d+)' is declared (\w+\[[^\]]*\]) but its value is (\w+\[[^\]]*\])")
@@ -713,6 +718,17 @@ def grad(cost, wrt, consider_constant=None, disconnected_inputs="raise", **kwarg
     wrt_list = [wrt] if single else list(wrt)
     if cost.ndim != 0:
         raise TypeError(f"cost must be a scalar, got a tensor of {cost.ndim} dimensions")
+    if disconnected_inputs not in ("raise", "warn", "ignore"):
+        raise ValueError("disconnected_inputs must be 'raise', 'warn' or 'ignore'")
+    reached = {v.id for v in _topological([cost], {})}
+    for k, w in enumerate(wrt_list):
+        if w.id not in reached:
+            msg = (f"grad: the cost does not depend on wrt {k} ({w!r}); its "
+                   f"gradient is zero (pass disconnected_inputs='ignore' or 'warn')")
+            if disconnected_inputs == "raise":
+                raise DisconnectedInputError(msg)
+            if disconnected_inputs == "warn":
+                warnings.warn(msg, stacklevel=2)
     group = _GradGroup(cost, wrt_list)
     parts = [Variable("grad_part", [cost, w], {"group": group, "index": k}, w.dtype, w.ndim,
                       shape=w.static_shape) for k, w in enumerate(wrt_list)]

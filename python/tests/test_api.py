@@ -226,3 +226,14 @@ def test_pydotprint_draws_tccs_graph_view(tmp_path):
     assert text.startswith("digraph tcc") and "exp" in text and "s_acc_" in text
     svg = pytensor.pydotprint(x * 2, str(tmp_path / "g.svg"), format="svg")
     assert open(svg).read().lstrip().startswith("<?xml")
+
+
+def test_grad_of_a_disconnected_input():
+    x, y = pt.dvector("x"), pt.dvector("y")
+    cost = (x ** 2).sum()
+    with pytest.raises(pytensor.DisconnectedInputError):
+        pytensor.grad(cost, [x, y])
+    gx, gy = pytensor.grad(cost, [x, y], disconnected_inputs="ignore")
+    f = pytensor.function([x, y], [gx, gy])
+    g = f(np.array([1.0, 2.0]), np.array([5.0]))
+    assert g[0].tolist() == [2.0, 4.0] and g[1].tolist() == [0.0]
