@@ -53,7 +53,8 @@ def pydotprint(fct, outfile=None, format="png", **kwargs):
     with the memory decisions tcc compiled. Writes `outfile` (default
     `tcc.pydotprint.FORMAT`); `format="dot"` writes the Graphviz text,
     any other format is drawn by Graphviz's `dot`."""
-    from ._function import Function, _tool, function
+    from ._function import Function, function
+    from ._graphfile import _tool
     from ._graph import Variable
     if isinstance(fct, Variable) or isinstance(fct, (list, tuple)):
         roots = list(fct) if isinstance(fct, (list, tuple)) else [fct]

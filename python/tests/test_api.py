@@ -237,3 +237,11 @@ def test_grad_of_a_disconnected_input():
     f = pytensor.function([x, y], [gx, gy])
     g = f(np.array([1.0, 2.0]), np.array([5.0]))
     assert g[0].tolist() == [2.0, 4.0] and g[1].tolist() == [0.0]
+
+
+def test_dimshuffle_drops_broadcastable_axes_and_permutes():
+    x = pt.tensor("x", shape=(1, None, 3))
+    f = pytensor.function([x], [x.dimshuffle(2, 1), x.dimshuffle("x", 1, 2)])
+    a = np.arange(6.0).reshape(1, 2, 3)
+    r = f(a)
+    assert r[0].tolist() == a[0].T.tolist() and r[1].shape == (1, 2, 3)
