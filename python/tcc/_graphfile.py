@@ -327,7 +327,8 @@ def _build(text, locs, fname):
     global _workdir
     if _workdir is None:
         _workdir = tempfile.mkdtemp(prefix="tcc-python-")
-        atexit.register(shutil.rmtree, _workdir, True)
+        if not os.environ.get("TCC_PYTHON_KEEP"):
+            atexit.register(shutil.rmtree, _workdir, True)
     tg = os.path.join(_workdir, fname + ".tg")
     so = os.path.join(_workdir, fname + ".so")
     with open(tg, "w") as f:
