@@ -180,8 +180,9 @@ def jax_workloads(jax, d):
 
 
 def pytensor_workloads(pytensor, d):
+    # Also tcc's Python package (`import tcc as pytensor`): the same code.
     pt = pytensor.tensor
-    from pytensor.tensor.special import softmax
+    softmax = pt.special.softmax
     In, Out = pytensor.In, pytensor.Out
 
     def function(inputs, output, borrow=False):
@@ -291,6 +292,19 @@ def main():
         print("MISSING\tJAX\t%s" % e, flush=True)
     else:
         run("JAX", *jax_workloads(jax, data), reference, args, sizes, np)
+    try:
+        # tcc's Python package, from the build's build/python (bench/peers/run
+        # puts it on PYTHONPATH): PyTensor's code above with its import changed.
+        import tcc
+        tcc.config.floatX = "float32"  # the workloads' data is float32
+        note("tcc %s from Python (%s)" % (tcc.__version__, tcc.__file__))
+    except ImportError as e:
+        print("MISSING\ttcc (Python)\t%s" % e, flush=True)
+    else:
+        # Its own copy of the inputs: In(x, borrow=True) lets tcc overwrite
+        # them (the output is computed in the input's buffer).
+        run("tcc (Python)", *pytensor_workloads(tcc, Inputs(np, sizes)),
+            reference, args, sizes, np)
     try:
         import pytensor
         note("PyTensor %s (mode %s, blas__ldflags '%s', openmp %s)" % (

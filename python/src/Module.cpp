@@ -1,0 +1,19 @@
+//===- Module.cpp - the extension module tcc._tcc -------------------------===//
+//
+// The binding of tcc's runtime that the Python package `tcc` (python/tcc)
+// is written on: the managed memory space's shared variables, and compiled
+// functions loaded and called with numpy arrays, no copy
+// (RuntimeBinding.cpp, NumpyArrays.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include <nanobind/nanobind.h>
+
+namespace tcc::python {
+void bindRuntime(nanobind::module_ &m);
+} // namespace tcc::python
+
+NB_MODULE(_tcc, m) {
+  m.doc() = "tcc's C++ compiler and runtime, for the Python package tcc";
+  tcc::python::bindRuntime(m);
+}

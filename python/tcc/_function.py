@@ -1,0 +1,362 @@
+"""tcc.function: a PyTensor graph compiled by tcc and called with numpy.
+
+`function` collects what a function computes (outputs, updates, default
+updates, givens) and checks it as PyTensor does; `_graphfile.py` writes it
+as a tcc graph file, compiles it with the `tcc` tool and loads it into the
+process's managed memory space, where the shared variables already live.
+`Function` converts the arguments of a call and hands them to the runtime.
+"""
+
+import itertools
+import re
+import warnings
+
+import numpy as np
+
+from ._graph import FLOAT_DTYPES, Variable
+from ._graphfile import (_OUTPUT_MISMATCH, CompileError, MissingInputError,
+                         _build, _compile_graph, _merge_dims, _topological)
+from ._sharedvar import SharedVariable
+
+_function_ids = itertools.count()
+
+
+class UnusedInputError(Exception):
+    """An input that no output or update depends on (on_unused_input='raise')."""
+
+
+class DisconnectedInputError(ValueError):
+    """grad with respect to a variable the cost does not depend on
+    (disconnected_inputs='raise')."""
+
+
+for _cls in (CompileError, UnusedInputError, MissingInputError, DisconnectedInputError):
+    _cls.__module__ = "tcc"
+
+
+class In:
+    """PyTensor's In: an input with its flags. borrow=True or mutable=True:
+    the function may overwrite the array (it is passed without a copy, and
+    a call that would need one is an error)."""
+
+    def __init__(self, variable, name=None, value=None, update=None,
+                 mutable=False, strict=False, allow_downcast=None,
+                 autoname=True, implicit=None, borrow=False, shared=False):
+        if update is not None and value is None:
+            raise ValueError("In(update=...) needs a value to start from")
+        self.update = update
+        self.variable = variable
+        self.name = name if name is not None else variable.name
+        self.value = value
+        self.mutable = mutable
+        self.borrow = borrow or mutable
+        self.strict = strict
+        self.allow_downcast = allow_downcast
+
+
+class Out:
+    """PyTensor's Out: borrow=True reuses the output's buffer from call to
+    call, so the array a call returns is overwritten by the next one."""
+
+    def __init__(self, variable, borrow=False):
+        self.variable = variable
+        self.borrow = borrow
+
+class _GradGroup:
+    def __init__(self, cost, wrt):
+        self.cost = cost
+        self.wrt = wrt
+
+
+class Function:
+    """A compiled function: call it with numpy arrays (or numbers, lists)."""
+
+    def __init__(self, inputs, outputs, out_kind, out_keys, updates, givens,
+                 name, trust_input):
+        self.name = name
+        self.maker_inputs = inputs
+        self._outputs = outputs
+        self._out_kind = out_kind
+        self._out_keys = out_keys
+        self._updates = updates
+        self._givens = givens
+        self._fname = f"f{next(_function_ids)}"
+        self._shared = [v for v in _topological([o.variable for o in outputs] + [u for _, u in updates], givens)
+                        if isinstance(v, SharedVariable)] + [s for s, _ in updates]
+        # In(x, value, update=e): a container the function keeps; e is one
+        # more (hidden) output, stored as the input's next value.
+        self._containers = [k for k, i in enumerate(inputs) if i.update is not None]
+        outputs = list(outputs) + [Out(inputs[k].update) for k in self._containers]
+        self._n_user_outputs = len(outputs) - len(self._containers)
+        text, locs = _compile_graph(inputs, outputs, updates, givens, self._fname)
+        self._graph_text = text  # for pydotprint: the graph file tcc compiled
+        try:
+            self._fn = _build(text, locs, self._fname)
+        except CompileError as err:
+            # An output whose size is static though the graph here could not
+            # tell: declare it as tcc computed it, once.
+            fixes = _OUTPUT_MISMATCH.findall(str(err))
+            if not fixes:
+                raise
+            for out_name, declared, actual in fixes:
+                text = text.replace(f"{out_name} : {declared}",
+                                    f"{out_name} : {_merge_dims(declared, actual)}", 1)
+            self._fn = _build(text, locs, self._fname)
+            self._graph_text = text
+        self.trust_input = trust_input
+        self._by_name = {}
+        for k, i in enumerate(inputs):
+            if i.name:
+                self._by_name[i.name] = k
+        self._dtypes = [i.variable.dtype for i in inputs]
+        self._ndims = [i.variable.ndim for i in inputs]
+        self._np_dtypes = [np.dtype(d) for d in self._dtypes]
+
+    def _convert(self, k, value):
+        i = self.maker_inputs[k]
+        dtype = self._dtypes[k]
+        if isinstance(value, np.ndarray):
+            if value.dtype.name != dtype:
+                if i.borrow:
+                    return value  # the binding says why this cannot be
+                if i.strict:
+                    raise TypeError(
+                        f"input {k} ({i.variable!r}) of {self._fname} is strict: it "
+                        f"takes {dtype} arrays only, not {value.dtype}")
+                if not np.can_cast(value.dtype, dtype, "safe") and not i.allow_downcast:
+                    raise TypeError(
+                        f"input {k} ({i.variable!r}) of {self._fname} is {dtype} but "
+                        f"the array is {value.dtype}: converting it would lose "
+                        f"precision (cast it first, or In(x, allow_downcast=True))")
+                value = value.astype(dtype)
+        else:
+            if isinstance(value, Variable):
+                raise TypeError("a compiled function takes arrays, not symbolic variables")
+            arr = np.asarray(value)
+            converted = np.asarray(arr, dtype=dtype)
+            # Numbers and lists are converted when no value changes (0 into
+            # float32, not 0.1), or anyway with allow_downcast (PyTensor's rule).
+            if not i.allow_downcast and arr.dtype != converted.dtype and \
+                    not np.can_cast(arr.dtype, dtype, "safe") and \
+                    not np.array_equal(converted.astype(arr.dtype), arr):
+                raise TypeError(
+                    f"input {k} ({i.variable!r}) is {dtype}: {value!r} would change "
+                    f"when converted (pass allow_input_downcast=True or "
+                    f"In(x, allow_downcast=True))")
+            value = converted
+        if value.ndim != self._ndims[k]:
+            raise TypeError(
+                f"input {k} ({i.variable!r}) of {self._fname} has {self._ndims[k]} "
+                f"dimensions, the array has {value.ndim} (shape {value.shape})")
+        return value
+
+    def __call__(self, *args, **kwargs):
+        if self._trusted_single and not kwargs:
+            return self._fn(args)[0]  # trust_input: straight to the runtime
+        n = len(self.maker_inputs)
+        if self.trust_input and not kwargs:
+            values = list(args)
+        elif not kwargs and len(args) == n and all(
+                type(a) is np.ndarray and a.dtype is d and a.ndim == k
+                for a, d, k in zip(args, self._np_dtypes, self._ndims)):
+            values = list(args)  # arrays of the right dtype and rank
+        else:
+            if len(args) > n:
+                raise TypeError(f"too many arguments: {self._fname} takes {n} inputs")
+            values = list(args) + [None] * (n - len(args))
+            given = [True] * len(args) + [False] * (n - len(args))
+            for key, value in kwargs.items():
+                if key not in self._by_name:
+                    raise TypeError(f"unknown input name {key!r}")
+                values[self._by_name[key]] = value
+                given[self._by_name[key]] = True
+            for k in range(n):
+                if not given[k]:
+                    if self.maker_inputs[k].value is None:
+                        raise TypeError(f"missing input {k} ({self.maker_inputs[k].variable!r})")
+                    values[k] = self.maker_inputs[k].value
+                values[k] = self._convert(k, values[k])
+        results = self._fn(values)
+        if self._containers:
+            for k, value in zip(self._containers, results[self._n_user_outputs:]):
+                self.maker_inputs[k].value = value
+            results = results[:self._n_user_outputs]
+        if self._out_kind == "single":
+            return results[0]
+        if self._out_kind == "dict":
+            return dict(zip(self._out_keys, results))
+        return results
+
+    @property
+    def trust_input(self):
+        return self._trust_input
+
+    @trust_input.setter
+    def trust_input(self, value):
+        # Settable after compiling, as PyTensor's (f.trust_input = True).
+        self._trust_input = bool(value)
+        self._trusted_single = (self._trust_input and not self._containers
+                                and self._out_kind == "single")
+
+    def copy(self, share_memory=False, swap=None, delete_updates=False,
+             name=None, profile=None):
+        """A new function of the same graph: `swap` maps shared variables
+        to others of the same type, `delete_updates` drops the updates.
+        Both functions use the same shared variables otherwise; each has
+        its own buffers (tcc keeps no storage between calls but a borrowed
+        output's, so share_memory changes nothing else)."""
+        givens = dict(self._givens)
+        for old, new in (swap or {}).items():
+            if not isinstance(old, SharedVariable) or not isinstance(new, SharedVariable):
+                raise TypeError("swap maps shared variables to shared variables")
+            if old.type != new.type:
+                raise TypeError(f"swap of {old!r} ({old.type}) for {new!r} ({new.type}): "
+                                "the types differ")
+            givens[old] = new
+        updates = [] if delete_updates else [
+            (givens.get(s, s), u) for s, u in self._updates]
+        return Function(self.maker_inputs, self._outputs[:self._n_user_outputs],
+                        self._out_kind, self._out_keys, updates, givens,
+                        name if name is not None else self.name, self.trust_input)
+
+    def free(self):
+        """Nothing to free: tcc's temporaries go when each call ends."""
+
+    def __reduce__(self):
+        # Unpickling compiles the graph again.
+        return (Function, (self.maker_inputs, self._outputs[:self._n_user_outputs], self._out_kind,
+                           self._out_keys, self._updates, self._givens,
+                           self.name, self.trust_input))
+
+
+def function(inputs, outputs=None, mode=None, updates=None, givens=None,
+             no_default_updates=False, accept_inplace=False, name=None,
+             rebuild_strict=True, allow_input_downcast=None, profile=None,
+             on_unused_input="raise", trust_input=False):
+    """PyTensor's function: compiles the graph from `inputs` to `outputs`
+    (a variable, a list or a dict) with `updates` of shared variables."""
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError(f"inputs must be a list or a tuple, not {type(inputs).__name__}")
+    if not (isinstance(no_default_updates, bool)
+            or (isinstance(no_default_updates, list)
+                and all(isinstance(v, SharedVariable) for v in no_default_updates))):
+        raise TypeError("no_default_updates must be True, False or a list of "
+                        "shared variables")
+    if on_unused_input not in ("raise", "warn", "ignore", None):
+        raise ValueError(f"on_unused_input must be 'raise', 'warn' or 'ignore', not {on_unused_input!r}")
+    ins = []
+    for k, x in enumerate(inputs):
+        i = x if isinstance(x, In) else In(x)
+        if allow_input_downcast and i.allow_downcast is None:
+            i.allow_downcast = True
+        if not isinstance(i.variable, Variable):
+            raise TypeError(f"input {k} is {type(i.variable).__name__}, not a symbolic variable")
+        if isinstance(i.variable, SharedVariable):
+            raise TypeError(f"input {k} ({i.variable!r}) is a shared variable: "
+                            "shared variables are implicit inputs; use givens to replace one")
+        ins.append(i)
+    seen = set()
+    for k, i in enumerate(ins):
+        if i.variable.id in seen:
+            raise ValueError(f"input {k} ({i.variable!r}) is given twice")
+        seen.add(i.variable.id)
+        name_ok = i.name and re.fullmatch(r"[A-Za-z_]\w*", i.name)
+        i.tg_name = f"{i.name}" if name_ok else f"in{k}"
+    # Graph-file names: inputs i_*, shared variables s_*, values v*, t*,
+    # gradients g*, outputs o*, fresh sizes R*: they never collide.
+    taken = set()
+    for k, i in enumerate(ins):
+        if i.tg_name in taken:
+            i.tg_name = f"in{k}"
+        taken.add(i.tg_name)
+    for i in ins:
+        i.tg_name = "i_" + i.tg_name
+
+    out_kind, out_keys = "list", None
+    if outputs is None:
+        outs = []
+    elif isinstance(outputs, dict):
+        out_kind, out_keys = "dict", list(outputs)
+        outs = [outputs[key] for key in out_keys]
+    elif isinstance(outputs, (list, tuple)):
+        outs = list(outputs)
+    else:
+        out_kind, outs = "single", [outputs]
+    from .tensor import as_tensor_variable
+    outs = [o if isinstance(o, Out) else Out(as_tensor_variable(o)) for o in outs]
+
+    if isinstance(updates, dict):
+        updates = list(updates.items())
+    pairs = []
+    for pair in updates or []:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"an update is a pair (shared variable, new value), not {pair!r}")
+        s, u = pair
+        if not isinstance(s, SharedVariable):
+            raise TypeError(f"only shared variables can be updated, not {s!r}")
+        if not isinstance(u, Variable):
+            u = as_tensor_variable(np.asarray(u, dtype=s.dtype) if np.ndim(u) == 0 else u)
+        if u.ndim != s.ndim or any(a == 1 and b != 1 for a, b in zip(u.static_shape, s.static_shape)):
+            raise TypeError(
+                f"an update of shared variable {s!r} ({s.dtype}, shape {s.static_shape}) "
+                f"must have its type: the update has {u.ndim} dimensions, static shape "
+                f"{u.static_shape}")
+        pairs.append((s, u))
+    updates = pairs
+    seen_updates = set()
+    for s, _ in updates:
+        if s.id in seen_updates:
+            raise ValueError(f"shared variable {s!r} is updated twice")
+        seen_updates.add(s.id)
+    if isinstance(givens, dict):
+        givens = list(givens.items())
+    givens = {a: (b if isinstance(b, Variable) else as_tensor_variable(b)) for a, b in (givens or [])}
+
+    # Default updates of the shared variables the graph reads.
+    updated = {s.id for s, _ in updates}
+    if no_default_updates is not True:
+        skip = set() if not no_default_updates else {v.id for v in no_default_updates}
+        for v in _topological([o.variable for o in outs] + [u for _, u in updates], givens):
+            if isinstance(v, SharedVariable) and v.default_update is not None \
+                    and v.id not in updated and v.id not in skip:
+                updates.append((v, v.default_update))
+                updated.add(v.id)
+
+    # Unused inputs.
+    reached = {v.id for v in _topological([o.variable for o in outs] + [u for _, u in updates]
+                                          + [i.update for i in ins if i.update is not None], givens)}
+    for k, i in enumerate(ins):
+        if i.variable.id not in reached:
+            msg = (f"input {k} ({i.variable!r}) of the function is not used by any "
+                   f"output or update; pass on_unused_input='warn' or 'ignore' to allow it")
+            if on_unused_input in ("raise", None):
+                raise UnusedInputError(msg)
+            if on_unused_input == "warn":
+                warnings.warn(msg, stacklevel=2)
+    return Function(ins, outs, out_kind, out_keys, updates, givens, name, trust_input)
+
+
+def grad(cost, wrt, consider_constant=None, disconnected_inputs="raise", **kwargs):
+    """The symbolic gradient of the scalar `cost` with respect to `wrt` (a
+    variable or a list), computed by tcc's own grad."""
+    if consider_constant:
+        raise NotImplementedError("grad(consider_constant=...) is not implemented yet")
+    single = not isinstance(wrt, (list, tuple))
+    wrt_list = [wrt] if single else list(wrt)
+    if cost.ndim != 0:
+        raise TypeError(f"cost must be a scalar, got a tensor of {cost.ndim} dimensions")
+    if disconnected_inputs not in ("raise", "warn", "ignore"):
+        raise ValueError("disconnected_inputs must be 'raise', 'warn' or 'ignore'")
+    reached = {v.id for v in _topological([cost], {})}
+    for k, w in enumerate(wrt_list):
+        if w.id not in reached:
+            msg = (f"grad: the cost does not depend on wrt {k} ({w!r}); its "
+                   f"gradient is zero (pass disconnected_inputs='ignore' or 'warn')")
+            if disconnected_inputs == "raise":
+                raise DisconnectedInputError(msg)
+            if disconnected_inputs == "warn":
+                warnings.warn(msg, stacklevel=2)
+    group = _GradGroup(cost, wrt_list)
+    parts = [Variable("grad_part", [cost, w], {"group": group, "index": k}, w.dtype, w.ndim,
+                      shape=w.static_shape) for k, w in enumerate(wrt_list)]
+    return parts[0] if single else parts
