@@ -15,11 +15,13 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 using namespace tcc;
 
@@ -48,7 +50,53 @@ Status mpiError(int code, const char *what) {
       return mpiError(tcc_mpi_code_, what);                                    \
   } while (0)
 
+/// Set when a collective timed out: its request is still pending, so the
+/// communicator cannot be used again (and MPI_Finalize would wait for it).
+Status broken;
+
+/// $TCC_DIST_TIMEOUT: how long a collective waits for the other ranks.
+double timeoutSeconds() {
+  static const double seconds = [] {
+    const char *text = std::getenv("TCC_DIST_TIMEOUT");
+    char *end = nullptr;
+    double value = text && *text ? std::strtod(text, &end) : 0;
+    return text && *text && end && *end == 0 && value > 0 ? value : 600.0;
+  }();
+  return seconds;
+}
+
+/// Waits for `request` until the timeout: a rank that never joins (it
+/// failed before the collective, stopped early, or died) fails this one
+/// instead of hanging it. Polls, sleeping between polls once the wait is
+/// long, so that oversubscribed ranks leave each other the cores.
+Status wait(MPI_Request &request, const char *what) {
+  using Clock = std::chrono::steady_clock;
+  auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(timeoutSeconds()));
+  for (int polls = 0;; ++polls) {
+    int done = 0;
+    TCC_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE), what);
+    if (done)
+      return Status::success();
+    if (polls < 2000)
+      continue;
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+    if (Clock::now() > deadline) {
+      broken = Status::error(
+          ErrorCode::IoError,
+          std::string(what) + " on rank " + std::to_string(worldRank) +
+              " timed out after " + std::to_string(timeoutSeconds()) +
+              " s waiting for the other ranks (one failed before it, stopped "
+              "early or died; TCC_DIST_TIMEOUT sets the wait)");
+      return broken;
+    }
+  }
+}
+
 void finalizeAtExit() {
+  if (!broken.ok())
+    return; // a pending collective would make MPI_Finalize wait for ever
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized)
@@ -74,6 +122,8 @@ Status startWorld() {
 }
 
 Status mpiType(int dtype, MPI_Datatype &type) {
+  if (!broken.ok())
+    return broken;
   switch (static_cast<DType>(dtype)) {
   case DType::F32:
     type = MPI_FLOAT;
@@ -173,9 +223,11 @@ tcc_mpi_all_reduce(const void *send, void *recv, size_t count, int dtype,
       const void *from = send == recv
                              ? MPI_IN_PLACE
                              : static_cast<const char *>(send) + done * item;
-      TCC_MPI_CHECK(MPI_Allreduce(from, to, static_cast<int>(piece), type, mpi,
-                                  MPI_COMM_WORLD),
-                    "MPI_Allreduce");
+      MPI_Request request;
+      TCC_MPI_CHECK(MPI_Iallreduce(from, to, static_cast<int>(piece), type, mpi,
+                                   MPI_COMM_WORLD, &request),
+                    "MPI_Iallreduce");
+      TCC_RETURN_IF_ERROR(wait(request, "all_reduce"));
     }
     finishMean(op, recv, count, dtype);
     return Status::success();
@@ -190,8 +242,11 @@ tcc_mpi_all_gather(const void *send, void *recv, size_t count, int dtype,
     TCC_RETURN_IF_ERROR(mpiType(dtype, type));
     TCC_RETURN_IF_ERROR(checkCount(count, "all_gather"));
     int n = static_cast<int>(count);
-    TCC_MPI_CHECK(MPI_Allgather(send, n, type, recv, n, type, MPI_COMM_WORLD),
-                  "MPI_Allgather");
+    MPI_Request request;
+    TCC_MPI_CHECK(
+        MPI_Iallgather(send, n, type, recv, n, type, MPI_COMM_WORLD, &request),
+        "MPI_Iallgather");
+    TCC_RETURN_IF_ERROR(wait(request, "all_gather"));
     return Status::success();
   }();
 }
@@ -205,9 +260,12 @@ tcc_mpi_reduce_scatter(const void *send, void *recv, size_t count, int dtype,
     TCC_RETURN_IF_ERROR(mpiType(dtype, type));
     TCC_RETURN_IF_ERROR(mpiOp(op, mpi));
     TCC_RETURN_IF_ERROR(checkCount(count, "reduce_scatter"));
-    TCC_MPI_CHECK(MPI_Reduce_scatter_block(send, recv, static_cast<int>(count),
-                                           type, mpi, MPI_COMM_WORLD),
-                  "MPI_Reduce_scatter_block");
+    MPI_Request request;
+    TCC_MPI_CHECK(MPI_Ireduce_scatter_block(send, recv, static_cast<int>(count),
+                                            type, mpi, MPI_COMM_WORLD,
+                                            &request),
+                  "MPI_Ireduce_scatter_block");
+    TCC_RETURN_IF_ERROR(wait(request, "reduce_scatter"));
     finishMean(op, recv, count, dtype);
     return Status::success();
   }();
@@ -222,10 +280,12 @@ tcc_mpi_broadcast(void *buffer, size_t count, int dtype, int root,
     size_t item = dtypeSize(static_cast<DType>(dtype));
     for (size_t done = 0; done < count; done += kMaxPiece) {
       size_t piece = count - done < kMaxPiece ? count - done : kMaxPiece;
-      TCC_MPI_CHECK(MPI_Bcast(static_cast<char *>(buffer) + done * item,
-                              static_cast<int>(piece), type, root,
-                              MPI_COMM_WORLD),
-                    "MPI_Bcast");
+      MPI_Request request;
+      TCC_MPI_CHECK(MPI_Ibcast(static_cast<char *>(buffer) + done * item,
+                               static_cast<int>(piece), type, root,
+                               MPI_COMM_WORLD, &request),
+                    "MPI_Ibcast");
+      TCC_RETURN_IF_ERROR(wait(request, "broadcast"));
     }
     return Status::success();
   }();
@@ -233,7 +293,10 @@ tcc_mpi_broadcast(void *buffer, size_t count, int dtype, int root,
 
 __attribute__((visibility("default"))) void tcc_mpi_barrier(Status *out) {
   *out = [&]() -> Status {
-    TCC_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    TCC_RETURN_IF_ERROR(broken);
+    MPI_Request request;
+    TCC_MPI_CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+    TCC_RETURN_IF_ERROR(wait(request, "barrier"));
     return Status::success();
   }();
 }

@@ -2,6 +2,7 @@
 
 #include "runtime/exec/Function.h"
 #include "runtime/core/SharedVariable.h"
+#include "runtime/dist/CollectiveCall.h"
 #include "runtime/exec/CallPlan.h"
 #include "runtime/exec/DebugMode.h"
 #include "runtime/exec/IndexChecks.h"
@@ -155,10 +156,24 @@ Status Function::callInto(const std::vector<Array> &inputs,
       outputs.push_back(*v.hostArray());
     return Status::success();
   }
+  if (!spec_.collectives.empty())
+    return callWithCollectives(inputs, outputs);
   Status status;
   if (!runtime_.debug() && fastCall(inputs, outputs, status))
     return status;
   return callGeneral(inputs, outputs);
+}
+
+Status Function::callWithCollectives(const std::vector<Array> &inputs,
+                                     std::vector<Array> &outputs) {
+  // Every rank meets the others once before the entry point (in
+  // callGeneral), also when its own checks failed (here), so that all
+  // ranks fail alike and none waits in a collective for ever.
+  dist::CollectiveCallScope scope(spec_);
+  Status status = callGeneral(inputs, outputs);
+  if (!scope.agreed())
+    return scope.agree(status);
+  return status;
 }
 
 const CallPlan *Function::findPlan(const Array *inputs, size_t count) const {
@@ -350,12 +365,19 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
     pointers.push_back(check.descriptor);
   // The temporaries are counted live for the whole call: the manifest does
   // not say when the compiled code frees each one.
+  dist::CollectiveCallScope *collectives =
+      spec_.collectives.empty() ? nullptr
+                                : dist::CollectiveCallScope::current();
+  if (collectives)
+    TCC_RETURN_IF_ERROR(collectives->agree(Status::success()));
   if (temporaries)
     counters->recordTemporaries(temporaries, temporaryBytes);
   entry_(pointers.data());
   if (temporaries)
     counters->recordTemporariesFreed(temporaryBytes);
   footprint.allocated += temporaryBytes;
+  if (collectives)
+    TCC_RETURN_IF_ERROR(collectives->takeError());
   TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, check.record));
 
   std::vector<Array> &results = outputs;
