@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/dist/Communicator.h"
+#include "runtime/loader/ManifestText.h"
 
 #include <catch2/catch.hpp>
 
@@ -177,4 +178,26 @@ TEST_CASE("a group of one: every collective is a copy", "[nompi]") {
         ErrorCode::InvalidArgument);
   CHECK(self->allReduce(a, b, 3, DType::I1, ReduceOp::Sum).code() ==
         ErrorCode::Unsupported);
+}
+
+TEST_CASE("the manifest lists a function's collectives", "[nompi]") {
+  Manifest m;
+  FunctionSpec f;
+  f.name = "step";
+  f.collectives = {{"all_reduce", 0, "g.tg:3:7"},
+                   {"all_gather", 4, "g.tg:4:7"}};
+  m.functions.push_back(f);
+  std::string text = printManifest(m);
+  CHECK(text.find("\ncollective all_gather 4 ") != std::string::npos);
+  Result<Manifest> back = parseManifest(text);
+  REQUIRE(back.ok());
+  const std::vector<CollectiveSpec> &c = back->functions[0].collectives;
+  REQUIRE(c.size() == 2);
+  CHECK(c[1].kind == "all_gather");
+  CHECK(c[1].ranks == 4);
+  CHECK(c[1].where == "g.tg:4:7");
+  std::string bad = text;
+  bad.replace(bad.find(" 4 "), 3, " -1 ");
+  CHECK(parseManifest(bad).status().message().find("malformed collective") !=
+        std::string::npos);
 }
