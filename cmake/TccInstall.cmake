@@ -30,6 +30,12 @@ target_include_directories(tcc_runtime INTERFACE ${TCC_INSTALL_INCLUDES})
 target_include_directories(tcc_cuda INTERFACE ${TCC_INSTALL_INCLUDES})
 install(TARGETS tcc_runtime tcc_cuda EXPORT tccRuntimeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The collectives' backends (runtime/dist), opened beside the runtime.
+foreach(backend tcc_mpi tcc_nccl)
+  if(TARGET ${backend})
+    install(TARGETS ${backend} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  endif()
+endforeach()
 install(TARGETS tcc_kernels tcc_kernels_static
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -64,3 +64,15 @@ fake_cuda = os.path.join(os.path.dirname(config.tcc_obj_root), "lib",
 if os.path.exists(fake_cuda):
     config.available_features.add("fake-cuda")
     config.substitutions.append(("%fake-cuda", fake_cuda))
+
+# %mpirun-local is mpirun restricted to shared memory and loopback
+# (scripts/mpirun-local); tests of data-parallel runs say `REQUIRES: mpi`
+# and are reported unsupported without Open MPI (scripts/setup.sh installs
+# it) or a tcc built without it.
+mpirun_local = os.path.join(os.path.dirname(__file__), "..", "scripts",
+                            "mpirun-local")
+if shutil.which("mpirun") and os.path.exists(
+        os.path.join(os.path.dirname(config.tcc_obj_root), "lib",
+                     "libtcc_mpi.so")):
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpirun-local", os.path.abspath(mpirun_local)))

@@ -10,7 +10,7 @@ packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libfmt-dev catch2 ninja-build cmake ccache g++ zlib1g-dev libopenblas-dev
   python3 python3-numpy python3-sklearn graphviz libeigen3-dev
-  python3-venv python3-dev
+  python3-venv python3-dev libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -2,6 +2,7 @@
 
 #include "compiler/codegen/ManifestBuilder.h"
 #include "dialects/tc/IR/TcOps.h"
+#include "dialects/tc/Transforms/CollectivesToCalls.h"
 #include "dialects/tc/Transforms/Passes.h"
 #include "runtime/exec/ShapeChecks.h"
 
@@ -190,6 +191,25 @@ static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
           {kind.str(), at.str(), dimension ? dimension.getInt() : -1});
     }
   }
+  // The collectives its code calls (CollectivesToCalls.h), by ordinal.
+  WalkResult collectives = func.walk([&](func::CallOp call) {
+    auto dict = call->getAttrOfType<DictionaryAttr>(tc::kCollectiveAttr);
+    if (!dict)
+      return WalkResult::advance();
+    auto kind = dict.getAs<StringAttr>("kind");
+    auto at = dict.getAs<StringAttr>("where");
+    auto ranks = dict.getAs<IntegerAttr>("ranks");
+    auto ordinal = dict.getAs<IntegerAttr>("ordinal");
+    if (!kind || !at || !ranks || !ordinal ||
+        ordinal.getInt() != int64_t(spec.collectives.size())) {
+      call.emitError() << "malformed '" << tc::kCollectiveAttr << "' " << dict;
+      return WalkResult::interrupt();
+    }
+    spec.collectives.push_back({kind.str(), ranks.getInt(), at.str()});
+    return WalkResult::advance();
+  });
+  if (collectives.wasInterrupted())
+    return failure();
   for (unsigned i = 0; i < numArgs; ++i) {
     tcc::ArgSpec arg;
     auto type = dyn_cast<ShapedType>(func.getArgument(i).getType());

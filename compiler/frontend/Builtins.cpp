@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/CallArgs.h"
+#include "compiler/frontend/CollectiveBuiltins.h"
 #include "compiler/frontend/ConvBuiltins.h"
 #include "compiler/frontend/Expr.h"
 #include "compiler/frontend/RandomBuiltins.h"
@@ -330,6 +331,18 @@ const llvm::StringMap<Builtin> &builtins() {
     };
     m["random_uniform"] = m["random_normal"] = random({"shape", "dtype"});
     m["bernoulli"] = random({"shape", "dtype", "p"});
+    // Collectives across the ranks of a job (CollectiveBuiltins.cpp).
+    auto collective = [](unsigned arity, SmallVector<StringRef> keywords) {
+      return Builtin{
+          arity, false, keywords,
+          [](GraphBuilder &b, const CallSite &c, const CallArgs &,
+             ArrayRef<TensorRef> t) { return emitCollectiveCall(b, c, t); }};
+    };
+    m["all_reduce"] = collective(1, {"op"});
+    m["all_gather"] = collective(1, {"ranks"});
+    m["reduce_scatter"] = collective(1, {"op", "ranks"});
+    m["broadcast"] = collective(1, {"root"});
+    m["process_rank"] = collective(0, {});
     m["rng_advance"] = {
         1,
         false,

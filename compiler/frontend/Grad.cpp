@@ -141,6 +141,10 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
   for (auto [i, w] : llvm::enumerate(wrt)) {
     auto it = adjoint.find(w.value);
     results[i] = it != adjoint.end() ? it->second : ctx.zerosLike(w);
+    // Data parallelism: each rank's gradient of its shard's loss, averaged,
+    // is the gradient of the whole batch's (mean) loss.
+    if (options.dataParallel && w.value.getDefiningOp<tc::SharedReadOp>())
+      results[i] = allReduce(locOf(i), results[i], "mean");
   }
   if (errorCount != errorsAtStart)
     return SmallVector<TensorRef>(wrt.size());

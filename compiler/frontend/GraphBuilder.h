@@ -78,6 +78,11 @@ struct GraphBuilderOptions {
   /// Report warnings (an input no output or update depends on) as errors,
   /// which fail the function and the module, like a compiler's -Werror.
   bool warningsAsErrors = false;
+  /// Data parallelism (docs/distributed.md): `grad` returns the gradient
+  /// with respect to a shared variable averaged across the ranks of the job
+  /// (an all_reduce mean), so every update that reads it applies the same
+  /// step on every rank.
+  bool dataParallel = false;
 };
 
 /// Builds one tc module. Every method that can fail reports at its Location
@@ -255,6 +260,18 @@ public:
                    double p);
   /// `state + [0, 1]`: the state of the next call.
   TensorRef advanceRandomState(mlir::Location loc, TensorRef state);
+  /// Collectives across the ranks of a job (GraphBuilderCollectiveOps.cpp):
+  /// `reduction` is "sum", "mean", "max" or "min"; `ranks` the job size the
+  /// program is compiled for.
+  TensorRef allReduce(mlir::Location loc, TensorRef input,
+                      llvm::StringRef reduction);
+  TensorRef allGather(mlir::Location loc, TensorRef input, int64_t ranks);
+  TensorRef reduceScatter(mlir::Location loc, TensorRef input,
+                          llvm::StringRef reduction, int64_t ranks);
+  /// Rank `root`'s value on every rank (tc.broadcast).
+  TensorRef broadcastFrom(mlir::Location loc, TensorRef input, int64_t root);
+  /// This process's rank, an i64 scalar (tc.process_rank).
+  TensorRef processRank(mlir::Location loc);
   /// max_pool2d (`isMax`) or avg_pool2d.
   TensorRef pool(mlir::Location loc, bool isMax, TensorRef input,
                  llvm::StringRef layout, llvm::ArrayRef<int64_t> kernel,

@@ -23,11 +23,12 @@ Parser::Parser(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                const GraphFileOptions &options)
     : sourceMgr(sourceMgr), context(context), options(options),
       lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()),
-      builder(context,
-              locOf(llvm::SMLoc::getFromPointer(
-                  sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                      ->getBufferStart())),
-              GraphBuilderOptions{options.warningsAsErrors}) {
+      builder(
+          context,
+          locOf(llvm::SMLoc::getFromPointer(
+              sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                  ->getBufferStart())),
+          GraphBuilderOptions{options.warningsAsErrors, options.dataParallel}) {
   tok = lexer.next();
 }
 

@@ -23,6 +23,9 @@ struct GraphFileOptions {
   /// Warnings (an unused input) are errors and the file fails to parse
   /// (`tcc compile --Werror`).
   bool warningsAsErrors = false;
+  /// `grad` averages the gradients of shared variables across the ranks
+  /// (GraphBuilderOptions::dataParallel; `--data-parallel`).
+  bool dataParallel = false;
 };
 
 /// Parses the main buffer of `sourceMgr` as a graph file and builds its tc

@@ -10,6 +10,7 @@
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Passes.h"
 #include "compiler/pipelines/Registration.h"
+#include "dialects/tc/Transforms/CollectivesToCalls.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -207,6 +208,10 @@ std::string tcc::pipelineBetween(Stage from, Stage to,
 LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
                          const PipelineOptions &options) {
   registerCompilerPasses();
+  // Collectives are runtime calls on the host; NCCL is not lowered yet.
+  if (options.target == CompileTarget::Nvptx && from == Stage::Tc &&
+      failed(tc::rejectCollectives(module, "nvptx")))
+    return failure();
   PassManager pm(module->getName());
   if (options.configure && failed(options.configure(pm)))
     return failure();

@@ -9,6 +9,7 @@
 #include "compiler/pipelines/gpu/Passes.h"
 #include "dialects/tc/Conversion/Passes.h"
 #include "dialects/tc/IR/TcDialect.h"
+#include "dialects/tc/Transforms/CollectivesToCalls.h"
 #include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -62,6 +63,7 @@ void tcc::registerCompilerDialects(DialectRegistry &registry) {
   memref::registerAllocationOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  tc::registerCollectiveBufferizationModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   // The nvptx target: PTX serialization, and host code that embeds it and

@@ -1,11 +1,17 @@
 // A C++ host that trains an MLP classifier on handwritten digits with tcc:
 //   train_digits examples/train/digits.tg digits.npz [--epochs=E]
-//       [--batch-size=B] [--lr=L] [--min-accuracy=P]
+//       [--batch-size=B] [--lr=L] [--min-accuracy=P] [--data-parallel]
+// With --data-parallel it is one rank of an MPI job (scripts/mpirun-local
+// -np N train_digits ... --data-parallel): gradients are averaged across
+// ranks, the parameters start from rank 0's, each rank takes its share of
+// every batch, and rank 0 prints (docs/distributed.md).
 // digits.npz comes from make_digits.py (x_train, y_train, x_test, y_test).
 // The graph file holds the model: its parameters are shared variables that
 // `train_step` updates in place (gradients by `grad`), and `predict` gives
 // class ids. The host only shuffles, slices mini-batches and counts.
 #include <tcc/compiler/tcc_compiler.h>
+#include <tcc/runtime/dist/CollectiveCall.h>
+#include <tcc/runtime/dist/DataParallel.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +32,7 @@ struct Options {
   int batchSize = 32;
   float learningRate = 0.05f;
   double minAccuracy = 0; ///< in percent; the exit status checks it
+  bool dataParallel = false;
 };
 
 bool parseOptions(int argc, char **argv, Options &o) {
@@ -43,6 +50,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.learningRate = std::strtof(v, nullptr);
     else if (const char *v = value(a, "--min-accuracy="))
       o.minAccuracy = std::strtod(v, nullptr);
+    else if (std::strcmp(a, "--data-parallel") == 0)
+      o.dataParallel = true;
     else if (a[0] == '-')
       return false;
     else if (!o.graph)
@@ -61,8 +70,9 @@ int fail(const tcc::Status &s) {
 }
 
 /// Compiles the graph file for this CPU; null after printing errors.
-std::shared_ptr<tcc::Program> compile(const char *path) {
+std::shared_ptr<tcc::Program> compile(const char *path, bool dataParallel) {
   tcc::CompilerOptions options;
+  options.graph.dataParallel = dataParallel;
   options.toolName = "train_digits"; // "train_digits: error: cannot open ..."
   tcc::Compiler compiler(std::move(options));
   mlir::FailureOr<std::shared_ptr<tcc::Program>> program =
@@ -113,7 +123,7 @@ int main(int argc, char **argv) {
   if (!parseOptions(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: %s GRAPH.tg DIGITS.npz [--epochs=E] [--batch-size=B] "
-                 "[--lr=L] [--min-accuracy=PERCENT]\n",
+                 "[--lr=L] [--min-accuracy=PERCENT] [--data-parallel]\n",
                  argv[0]);
     return 2;
   }
@@ -148,12 +158,30 @@ int main(int argc, char **argv) {
   }
 
   auto start = std::chrono::steady_clock::now();
-  std::shared_ptr<tcc::Program> program = compile(o.graph);
+  std::shared_ptr<tcc::Program> program = compile(o.graph, o.dataParallel);
   if (!program)
     return 1;
   tcc::Runtime runtime;
   if (tcc::Status s = runtime.load(program); !s.ok())
     return fail(s);
+  // Data parallelism: every rank starts from rank 0's parameters.
+  int rank = 0, ranks = 1;
+  if (o.dataParallel) {
+    tcc::Result<tcc::Communicator *> world = tcc::collectiveCommunicator();
+    if (!world.ok())
+      return fail(world.status());
+    rank = world.value()->rank();
+    ranks = world.value()->size();
+    if (tcc::Status s =
+            tcc::dist::broadcastSharedVariables(runtime.shared(), **world);
+        !s.ok())
+      return fail(s);
+  }
+  // Only rank 0 prints.
+  auto print = [&](const char *format, auto... args) {
+    if (rank == 0)
+      std::printf(format, args...);
+  };
   tcc::Result<tcc::Function *> step = runtime.function("train_step");
   tcc::Result<tcc::Function *> predict = runtime.function("predict");
   if (!step.ok())
@@ -163,9 +191,9 @@ int main(int argc, char **argv) {
   double compileS =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::printf("compiled %s in %.2f s; %lld training, %lld test images\n",
-              o.graph, compileS, static_cast<long long>(train.size()),
-              static_cast<long long>(test.size()));
+  print("compiled %s in %.2f s; %lld training, %lld test images, %d rank%s\n",
+        o.graph, compileS, static_cast<long long>(train.size()),
+        static_cast<long long>(test.size()), ranks, ranks == 1 ? "" : "s");
 
   tcc::Result<tcc::Array> lr =
       tcc::Array::full(tcc::DType::F32, {}, o.learningRate);
@@ -182,9 +210,13 @@ int main(int argc, char **argv) {
     int batches = 0;
     for (size_t b = 0; b < order.size(); b += size_t(o.batchSize)) {
       size_t e = std::min(order.size(), b + size_t(o.batchSize));
-      tcc::Result<tcc::Array> x = gatherRows<float>(train.images, order, b, e);
+      // Every rank shuffles alike and takes its share of the batch.
+      size_t n = e - b, from = b + size_t(rank) * n / size_t(ranks),
+             to = b + size_t(rank + 1) * n / size_t(ranks);
+      tcc::Result<tcc::Array> x =
+          gatherRows<float>(train.images, order, from, to);
       tcc::Result<tcc::Array> y =
-          gatherRows<int32_t>(train.labels, order, b, e);
+          gatherRows<int32_t>(train.labels, order, from, to);
       if (!x.ok() || !y.ok())
         return fail(x.ok() ? y.status() : x.status());
       tcc::Result<std::vector<tcc::Array>> loss =
@@ -204,15 +236,14 @@ int main(int argc, char **argv) {
     double seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - epochStart)
                          .count();
-    std::printf("epoch %2d  loss %.4f  train %5.1f%%  test %5.1f%%  %.3f s\n",
-                epoch, lossSum / batches, trainAccuracy.value(), testAccuracy,
-                seconds);
+    print("epoch %2d  loss %.4f  train %5.1f%%  test %5.1f%%  %.3f s\n", epoch,
+          lossSum / batches, trainAccuracy.value(), testAccuracy, seconds);
   }
   double totalS =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::printf("test accuracy %.1f%% after %d epochs (%.2f s in all)\n",
-              testAccuracy, o.epochs, totalS);
+  print("test accuracy %.1f%% after %d epochs (%.2f s in all)\n", testAccuracy,
+        o.epochs, totalS);
   if (testAccuracy < o.minAccuracy) {
     std::fprintf(stderr, "train_digits: test accuracy %.1f%% is below %.1f%%\n",
                  testAccuracy, o.minAccuracy);

@@ -2,6 +2,7 @@
 
 #include "runtime/exec/Function.h"
 #include "runtime/core/SharedVariable.h"
+#include "runtime/dist/CollectiveCall.h"
 #include "runtime/exec/CallPlan.h"
 #include "runtime/exec/DebugMode.h"
 #include "runtime/exec/IndexChecks.h"
@@ -156,10 +157,24 @@ Status Function::callInto(const std::vector<Array> &inputs,
       outputs.push_back(*v.hostArray());
     return Status::success();
   }
+  if (!spec_.collectives.empty())
+    return callWithCollectives(inputs, outputs);
   Status status;
   if (!runtime_.debug() && fastCall(inputs, outputs, status))
     return status;
   return callGeneral(inputs, outputs);
+}
+
+Status Function::callWithCollectives(const std::vector<Array> &inputs,
+                                     std::vector<Array> &outputs) {
+  // Every rank meets the others once before the entry point (in
+  // callGeneral), also when its own checks failed (here), so that all
+  // ranks fail alike and none waits in a collective for ever.
+  dist::CollectiveCallScope scope(spec_);
+  Status status = callGeneral(inputs, outputs);
+  if (!scope.agreed())
+    return scope.agree(status);
+  return status;
 }
 
 const CallPlan *Function::findPlan(const Array *inputs, size_t count) const {
@@ -347,6 +362,12 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
   CheckRecordArgument check;
   if (!spec_.indexChecks.empty())
     pointers.push_back(check.descriptor);
+  // Every rank agrees that the call goes ahead before any runs it.
+  dist::CollectiveCallScope *collectives =
+      spec_.collectives.empty() ? nullptr
+                                : dist::CollectiveCallScope::current();
+  if (collectives)
+    TCC_RETURN_IF_ERROR(collectives->agree(Status::success()));
   // The temporaries are measured as the code allocates them and frees
   // each at its last use: the call's peak is the true one.
   TemporaryMeter meter;
@@ -357,6 +378,8 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
   counters->recordMeasuredTemporaries(meter.count, meter.bytes,
                                       uint64_t(meter.peak.load()));
   footprint.allocated += uint64_t(meter.peak.load());
+  if (collectives)
+    TCC_RETURN_IF_ERROR(collectives->takeError());
   TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, check.record));
 
   std::vector<Array> &results = outputs;

@@ -159,6 +159,11 @@ private:
   };
   /// Takes the locks of a general or device call that takes `vars`.
   CallLocks lockForCall(const std::vector<SharedVariable *> &vars);
+  /// The host path of a function whose code calls collectives: the general
+  /// path, with every rank agreeing before the entry point
+  /// (runtime/dist/CollectiveCall.h).
+  Status callWithCollectives(const std::vector<Array> &inputs,
+                             std::vector<Array> &outputs);
   /// The host path for every call.
   Status callGeneral(const std::vector<Array> &inputs,
                      std::vector<Array> &outputs);

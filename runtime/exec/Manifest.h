@@ -96,6 +96,15 @@ struct IndexCheck {
   int64_t dimension = -1; ///< dynamic_slice: the dimension of the start
 };
 
+/// A collective the compiled code calls (all_reduce, ...): the function
+/// exchanges data with the other ranks of the job, so every rank must make
+/// the call (runtime/dist/CollectiveCall.h).
+struct CollectiveSpec {
+  std::string kind;  ///< "all_reduce", "all_gather", ...
+  int64_t ranks = 0; ///< the job size it was compiled for; 0: any
+  std::string where; ///< the op's source location
+};
+
 /// A compiled function.
 struct FunctionSpec {
   std::string name;
@@ -112,6 +121,8 @@ struct FunctionSpec {
   std::vector<ShapeCheck> checks;
   /// Checks of ids made by the compiled code (see IndexCheck).
   std::vector<IndexCheck> indexChecks;
+  /// The collectives its code calls, in call order (ordinal = index).
+  std::vector<CollectiveSpec> collectives;
 
   size_t numInputs() const;
 };

@@ -137,6 +137,9 @@ std::string printManifest(const Manifest &m) {
     for (const IndexCheck &c : f.indexChecks)
       os << "idcheck " << encode(c.kind) << " " << c.dimension << " "
          << encode(c.where) << "\n";
+    for (const CollectiveSpec &c : f.collectives)
+      os << "collective " << encode(c.kind) << " " << c.ranks << " "
+         << encode(c.where) << "\n";
     os << "end\n";
   }
   return os.str();
@@ -335,6 +338,15 @@ Result<Manifest> parseManifest(const std::string &text) {
       if (*end != 0 || w[2].empty())
         return bad("malformed id check");
       current->indexChecks.push_back(c);
+    } else if (kind == "collective") {
+      CollectiveSpec c;
+      char *end = nullptr;
+      if (w.size() != 4 || !decode(w[1], c.kind) || !decode(w[3], c.where))
+        return bad("malformed collective");
+      c.ranks = std::strtoll(w[2].c_str(), &end, 10);
+      if (*end != 0 || w[2].empty() || c.ranks < 0)
+        return bad("malformed collective");
+      current->collectives.push_back(c);
     } else if (kind == "update" || kind == "copy") {
       std::string value;
       if (w.size() != 2 || !decode(w[1], value))

@@ -76,6 +76,16 @@ Result<BatchFeed> BatchFeed::fromArrays(
     }
     feed.members_.emplace_back(name, array);
   }
+  if (options.shardCount < 1 || options.shardIndex < 0 ||
+      options.shardIndex >= options.shardCount)
+    return invalid("shard " + std::to_string(options.shardIndex) + " of " +
+                   std::to_string(options.shardCount) + " does not exist");
+  if (batchSize % options.shardCount)
+    return invalid("the batch size " + std::to_string(batchSize) +
+                   " does not split into " +
+                   std::to_string(options.shardCount) +
+                   " equal shards (one per rank): use a multiple of " +
+                   std::to_string(options.shardCount));
   if (feed.rows_ < batchSize)
     return invalid("the batch size " + std::to_string(batchSize) +
                    " is larger than the " + std::to_string(feed.rows_) +
@@ -94,9 +104,13 @@ Result<BatchFeed> BatchFeed::fromArrays(
     std::string input = "input '" + name + "' of '" + function.name +
                         "' takes " + std::to_string(size) + " rows (" +
                         describeSpec(*arg) + ")";
-    if (size != batchSize)
-      return invalid(input + " but the batch size is " +
-                     std::to_string(batchSize));
+    if (size != batchSize / options.shardCount)
+      return invalid(
+          input + " but the batch size is " + std::to_string(batchSize) +
+          (options.shardCount > 1
+               ? " (" + std::to_string(batchSize / options.shardCount) +
+                     " rows per rank)"
+               : std::string()));
     if (last && !options.dropLast)
       return invalid(
           "the last batch of each epoch has " + std::to_string(last) +
@@ -140,18 +154,24 @@ std::vector<int64_t> BatchFeed::epochOrder(int64_t epoch) const {
   return order;
 }
 
-std::vector<int64_t> BatchFeed::batchRows(int64_t step) const {
+std::pair<int64_t, int64_t> BatchFeed::shardRange(int64_t step) const {
   int64_t perEpoch = batchesPerEpoch();
   int64_t begin = (step % perEpoch) * options_.batchSize;
   int64_t end = std::min(rows_, begin + options_.batchSize);
+  int64_t n = end - begin, i = options_.shardIndex, count = options_.shardCount;
+  return {begin + i * n / count, begin + (i + 1) * n / count};
+}
+
+std::vector<int64_t> BatchFeed::batchRows(int64_t step) const {
+  int64_t perEpoch = batchesPerEpoch();
+  auto [begin, end] = shardRange(step);
   std::vector<int64_t> order = epochOrder(step / perEpoch);
   return std::vector<int64_t>(order.begin() + begin, order.begin() + end);
 }
 
 Status BatchFeed::fill(int64_t step, std::map<std::string, Array> &inputs) {
   int64_t perEpoch = batchesPerEpoch();
-  int64_t begin = (step % perEpoch) * options_.batchSize;
-  int64_t end = std::min(rows_, begin + options_.batchSize);
+  auto [begin, end] = shardRange(step);
   if (!options_.shuffleSeed) {
     for (const auto &[name, array] : members_) {
       TCC_ASSIGN_OR_RETURN(Array batch, array.slice(0, begin, end));

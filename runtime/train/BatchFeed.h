@@ -35,6 +35,13 @@ struct BatchOptions {
   /// Shuffle the rows before cutting each epoch: epoch e takes the rows in
   /// the order of permutation e, which depends on the seed and e alone.
   std::optional<uint64_t> shuffleSeed;
+  /// Data parallelism: each batch (and its shuffle) is the same on every
+  /// rank, and rank `shardIndex` of `shardCount` takes the contiguous
+  /// share [i*n/count, (i+1)*n/count) of its n rows, so that a call sees
+  /// batchSize / shardCount rows. batchSize must be a multiple of
+  /// shardCount (a short last batch may split unevenly).
+  int64_t shardIndex = 0;
+  int64_t shardCount = 1;
 };
 
 class BatchFeed {
@@ -76,6 +83,9 @@ public:
   /// The rows (indices into the data) of step `step` (0-based): batch
   /// `step % batchesPerEpoch()` of epoch `step / batchesPerEpoch()`.
   std::vector<int64_t> batchRows(int64_t step) const;
+  /// The rows of step `step` that this shard takes: [begin, end) within the
+  /// epoch's order.
+  std::pair<int64_t, int64_t> shardRange(int64_t step) const;
   /// Sets the inputs of step `step`. Without shuffling the arrays are views
   /// of the loaded data, so a borrowed input must be copied by the caller;
   /// shuffled, they are fresh arrays. Keeps the current epoch's order, so

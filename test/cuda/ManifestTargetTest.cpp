@@ -7,7 +7,9 @@ TEST_CASE("Manifest target: cuda round-trips through the text form",
           "[manifest]") {
   Manifest m;
   m.target = Target::Cuda;
-  m.functions.push_back(FunctionSpec{"f", {}, {}, {}, {}, {}, {}, {}});
+  FunctionSpec f;
+  f.name = "f";
+  m.functions.push_back(f);
   std::string text = printManifest(m);
   CHECK(text.find("\ntarget cuda\n") != std::string::npos);
   Result<Manifest> back = parseManifest(text);

@@ -200,9 +200,10 @@ std::vector<SharedDecl> Interpreter::sharedVariables() const {
   return decls;
 }
 
-CallResult
-Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
-                  const std::map<std::string, RefTensor> &shared) const {
+CallResult Interpreter::call(llvm::StringRef name,
+                             const std::vector<RefTensor> &inputs,
+                             const std::map<std::string, RefTensor> &shared,
+                             const CollectiveHook &collectives) const {
   auto func = module_.lookupSymbol<func::FuncOp>(name);
   if (!func || func.isExternal())
     throw ReferenceError("no function '" + name.str() + "'");
@@ -301,6 +302,18 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
     }
     if (op.getNumResults() != 1)
       throw ReferenceError(describeOp(op) + ": unsupported op");
+    // Collectives: another rank's values (Collectives.h), or one rank's.
+    if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, BroadcastOp,
+            ProcessRankOp>(op)) {
+      RefTensor none(DTypeKind::I64, {}, {0.0});
+      const RefTensor &x = operands.empty() ? none : *operands[0];
+      RefTensor value = collectives ? collectives(op, x)
+                                    : detail::evalCollective(op, {&x}, 0);
+      checkAgainst(value, detail::tensorType(op.getResult(0)),
+                   "the result of " + describeOp(op));
+      env[op.getResult(0)] = std::move(value);
+      continue;
+    }
     if (auto size = dyn_cast<SizeOp>(op)) {
       const RefTensor &x = *operands[0];
       int64_t axis = size.getAxis();

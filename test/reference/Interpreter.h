@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,6 +51,11 @@ struct SharedDecl {
   std::vector<int64_t> shape;
 };
 
+/// How a call evaluates a collective (tc.all_reduce, ...): this rank's
+/// operand in, this rank's result out (Collectives.h simulates N ranks).
+using CollectiveHook =
+    std::function<RefTensor(mlir::Operation &op, const RefTensor &operand)>;
+
 /// Interprets the functions of one tc module. The module must stay alive
 /// and unchanged while the interpreter is used (compile a clone, not it).
 class Interpreter {
@@ -65,9 +71,12 @@ public:
   /// the shared variables before the call (every variable the function reads
   /// or updates must be present). Throws ReferenceError on a bad call or an
   /// input the reference cannot evaluate.
+  /// Collectives are those of a job of one rank unless `collectives` says
+  /// otherwise.
   CallResult call(llvm::StringRef function,
                   const std::vector<RefTensor> &inputs,
-                  const std::map<std::string, RefTensor> &shared) const;
+                  const std::map<std::string, RefTensor> &shared,
+                  const CollectiveHook &collectives = nullptr) const;
 
 private:
   // An op handle: copying it is cheap, and MLIR accessors are non-const.

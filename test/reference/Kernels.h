@@ -35,6 +35,11 @@ std::optional<RefTensor> evalWindow(mlir::Operation &op, Operands operands);
 /// random (Philox.h).
 std::optional<RefTensor> evalRandom(mlir::Operation &op, Operands operands);
 
+/// all_reduce all_gather reduce_scatter broadcast process_rank: the result
+/// of rank `rank` given every rank's operand, `ranks[q]` for rank q
+/// (Collectives.cpp). Throws ReferenceError on a mismatch.
+RefTensor evalCollective(mlir::Operation &op, Operands ranks, size_t rank);
+
 /// take.
 std::optional<RefTensor> evalIndexing(mlir::Operation &op, Operands operands);
 /// iota full cumsum cumprod.

@@ -108,6 +108,11 @@ struct CompileOptions {
   cl::opt<bool> warningsAsErrors{
       "Werror", cl::desc("Treat warnings (an unused function input) as errors"),
       cl::cat(category)};
+  cl::opt<bool> dataParallel{
+      "data-parallel",
+      cl::desc("Average every gradient of a shared variable across the ranks "
+               "of an MPI job (docs/distributed.md)"),
+      cl::cat(category)};
   cl::opt<bool> verifyDiagnostics{
       "verify-diagnostics",
       cl::desc("Check the diagnostics against expected-error annotations in "
@@ -121,6 +126,7 @@ LogicalResult compileBuffer(const CompileOptions &opts,
                             llvm::raw_pwrite_stream *binaryOut) {
   tcc::CompilerOptions compilerOptions;
   compilerOptions.graph.warningsAsErrors = opts.warningsAsErrors;
+  compilerOptions.graph.dataParallel = opts.dataParallel;
   compilerOptions.diagnostics = opts.verifyDiagnostics
                                     ? tcc::DiagnosticMode::Verify
                                     : tcc::DiagnosticMode::Print;

@@ -12,6 +12,8 @@
 #include "compiler/pipelines/GpuTarget.h"
 #include "runtime/core/Npy.h"
 #include "runtime/cuda/CudaDevice.h"
+#include "runtime/dist/CollectiveCall.h"
+#include "runtime/dist/DataParallel.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/loader/SharedObject.h"
 #include "runtime/train/TrainingLoop.h"
@@ -88,6 +90,13 @@ struct RunOptions {
                        cl::cat(category)};
   cl::opt<bool> warningsAsErrors{
       "Werror", cl::desc("Treat warnings (an unused function input) as errors"),
+      cl::cat(category)};
+  cl::opt<bool> dataParallel{
+      "data-parallel",
+      cl::desc("Run as one rank of an MPI job (under mpirun): gradients of "
+               "shared variables averaged across ranks, shared variables "
+               "from rank 0, --batches split by rank, files written by rank "
+               "0 (docs/distributed.md)"),
       cl::cat(category)};
   cl::opt<bool> noCache{"no-cache",
                         cl::desc("Compile without the persistent compile "
@@ -305,6 +314,7 @@ int tcc::cli::runRun(int argc, char **argv) {
   } else {
     CompilerOptions options;
     options.graph.warningsAsErrors = opts.warningsAsErrors;
+    options.graph.dataParallel = opts.dataParallel;
     options.cache = *cacheSettings;
     options.pipeline = pipeline;
     if (int rc =
@@ -325,6 +335,21 @@ int tcc::cli::runRun(int argc, char **argv) {
             runtime.shared().loadNpz(opts.sharedIn, true, opts.allowDowncast);
         !s.ok())
       return fail(s);
+  // Data parallelism: every rank starts from rank 0's shared variables,
+  // takes its share of each batch, and only rank 0 writes files.
+  Communicator *ranks = nullptr;
+  if (opts.dataParallel) {
+    Result<Communicator *> world = collectiveCommunicator();
+    if (!world.ok())
+      return fail(world.status());
+    ranks = world.value();
+    if (Status s = dist::broadcastSharedVariables(runtime.shared(), *ranks);
+        !s.ok())
+      return fail(s);
+    batchOptions.shardIndex = ranks->rank();
+    batchOptions.shardCount = ranks->size();
+  }
+  bool writes = !ranks || ranks->rank() == 0;
   Result<Function *> fn = runtime.function(opts.function);
   if (!fn.ok())
     return fail(fn.status());
@@ -343,9 +368,11 @@ int tcc::cli::runRun(int argc, char **argv) {
   }
   train::LoopOptions loopOptions;
   loopOptions.steps = opts.repeat.getNumOccurrences() ? opts.repeat : 0;
-  loopOptions.histories = opts.history;
-  loopOptions.historyDir = opts.outputDir;
-  loopOptions.saveShared = opts.saveShared;
+  if (writes) {
+    loopOptions.histories = opts.history;
+    loopOptions.historyDir = opts.outputDir;
+    loopOptions.saveShared = opts.saveShared;
+  }
   Result<train::TrainingLoop> loop = train::TrainingLoop::open(
       runtime, opts.function, inputs, std::move(feed), loopOptions);
   if (!loop.ok())
@@ -353,7 +380,16 @@ int tcc::cli::runRun(int argc, char **argv) {
   // With --repeat=N > 1 the first call is a warm-up (it loads the BLAS
   // library and takes the first page faults): the time reported is the
   // median of the other N-1 calls.
-  Result<train::LoopResult> ran = loop.value().run();
+  // Data parallelism: the replicas must stay bitwise identical; a hash of
+  // the shared variables is compared across ranks after every step.
+  std::function<Status(const train::StepResult &)> onStep;
+  if (ranks)
+    onStep = [&](const train::StepResult &step) {
+      // The loop's error names the step.
+      (void)step;
+      return dist::checkReplicasIdentical(runtime.shared(), *ranks, "");
+    };
+  Result<train::LoopResult> ran = loop.value().run(onStep);
   if (!ran.ok())
     return fail(ran.status());
   unsigned calls = unsigned(ran.value().steps);
@@ -373,6 +409,8 @@ int tcc::cli::runRun(int argc, char **argv) {
                                     " after a warm-up call";
 
   // Write the results (the loop wrote the histories and shared variables).
+  if (!writes)
+    return kSuccess;
   const FunctionSpec &spec = fn.value()->spec();
   const char *how = report.hit             ? "loaded from the cache in "
                     : report.cache.empty() ? "loaded in "

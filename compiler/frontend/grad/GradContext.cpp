@@ -165,6 +165,7 @@ const GradRuleTable &tcc::grad::gradRules() {
     registerIndexingGradRules(t);
     registerScanGradRules(t);
     registerConvGradRules(t);
+    registerCollectiveGradRules(t);
     return t;
   }();
   return table;

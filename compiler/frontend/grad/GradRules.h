@@ -111,6 +111,7 @@ void registerDataMovementGradRules(GradRuleTable &table);
 void registerIndexingGradRules(GradRuleTable &table);
 void registerScanGradRules(GradRuleTable &table);
 void registerConvGradRules(GradRuleTable &table);
+void registerCollectiveGradRules(GradRuleTable &table);
 
 /// Every rule (built once).
 const GradRuleTable &gradRules();

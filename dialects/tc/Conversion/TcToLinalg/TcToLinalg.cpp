@@ -48,6 +48,10 @@ struct ConvertTcToLinalgPass
                            scf::SCFDialect>();
     target.addIllegalDialect<TcDialect>();
     target.addLegalOp<SharedOp, SharedReadOp, UpdateOp>();
+    // Collectives are bufferized into runtime calls by One-Shot Bufferize
+    // (dialects/tc/Transforms/CollectivesToCalls.h).
+    target.addLegalOp<AllReduceOp, AllGatherOp, ReduceScatterOp, BroadcastOp,
+                      ProcessRankOp>();
 
     RewritePatternSet patterns(ctx);
     populateTcToLinalgPatterns(patterns);

@@ -1,0 +1,49 @@
+//===- CollectivesToCalls.h - collectives become runtime calls -*- C++ -*-===//
+//
+// The collectives (TcCollectiveOps.td) stay tc ops through
+// convert-tc-to-linalg and are bufferized by One-Shot Bufferize itself
+// (a BufferizableOpInterface model): each becomes a fresh result buffer and
+// one call of the runtime's communicator (runtime/dist/CollectiveEntries.cpp)
+//   tcc_dist_collective_<dtype>(memref<*>, memref<*>, kind, reduction,
+//                               param, ordinal)
+// marked with `tc.collective` = {kind, ranks, where, ordinal}, which the
+// manifest lists so that the runtime knows, before a call, that the
+// function talks to other ranks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_DIALECTS_TC_TRANSFORMS_COLLECTIVESTOCALLS_H
+#define TCC_DIALECTS_TC_TRANSFORMS_COLLECTIVESTOCALLS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace tcc::tc {
+
+/// On each runtime call of a collective: {kind, ranks, where, ordinal}.
+inline constexpr llvm::StringLiteral kCollectiveAttr = "tc.collective";
+
+/// The kinds, as the runtime's entry point numbers them.
+enum class CollectiveKind : int32_t {
+  AllReduce = 0,
+  AllGather = 1,
+  ReduceScatter = 2,
+  Broadcast = 3,
+  ProcessRank = 4,
+};
+
+/// Registers the bufferization of the collective ops.
+void registerCollectiveBufferizationModels(mlir::DialectRegistry &registry);
+
+/// Whether `op` is one of the collective ops (or tc.process_rank).
+bool isCollectiveOp(mlir::Operation *op);
+
+/// Fails with a located error at the first collective in `module`: for
+/// targets that do not lower them (nvptx).
+mlir::LogicalResult rejectCollectives(mlir::ModuleOp module,
+                                      llvm::StringRef target);
+
+} // namespace tcc::tc
+
+#endif // TCC_DIALECTS_TC_TRANSFORMS_COLLECTIVESTOCALLS_H

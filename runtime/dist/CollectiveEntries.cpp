@@ -1,0 +1,175 @@
+//===- CollectiveEntries.cpp - the collectives that compiled code calls ---===//
+//
+// tcc_dist_collective_<dtype>, one per element type, called by the code of
+// a tc collective (dialects/tc/Transforms/CollectivesToCalls.h) with two
+// unranked memrefs, each passed as (rank, descriptor pointer): the operand
+// (any strides) and a fresh row-major result. They never fail the process:
+// an error is recorded in the call's CollectiveCallScope (Function::call
+// returns it) and the result is zero-filled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/dist/CollectiveCall.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace tcc {
+namespace {
+
+enum class Kind : int32_t {
+  AllReduce = 0,
+  AllGather = 1,
+  ReduceScatter = 2,
+  Broadcast = 3,
+  ProcessRank = 4,
+};
+
+/// A ranked memref descriptor behind an unranked one.
+struct View {
+  char *data;
+  int64_t rank;
+  const int64_t *sizes;
+  const int64_t *strides;
+
+  View(int64_t r, void *descriptor, size_t item) : rank(r) {
+    auto *words = static_cast<int64_t *>(descriptor);
+    data = reinterpret_cast<char *>(words[1]) + words[2] * int64_t(item);
+    sizes = words + 3;
+    strides = words + 3 + r;
+  }
+  int64_t count() const {
+    int64_t n = 1;
+    for (int64_t i = 0; i < rank; ++i)
+      n *= sizes[i];
+    return n;
+  }
+  bool contiguous() const {
+    int64_t expected = 1;
+    for (int64_t i = rank; i-- > 0;) {
+      if (sizes[i] != 1 && strides[i] != expected)
+        return false;
+      expected *= sizes[i];
+    }
+    return true;
+  }
+  /// Copies the elements in row-major order into `out`.
+  void pack(char *out, size_t item) const {
+    std::vector<int64_t> index(size_t(rank), 0);
+    int64_t n = count();
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t offset = 0;
+      for (int64_t i = 0; i < rank; ++i)
+        offset += index[size_t(i)] * strides[i];
+      std::memcpy(out + k * int64_t(item), data + offset * int64_t(item), item);
+      for (int64_t i = rank; i-- > 0;) {
+        if (++index[size_t(i)] < sizes[i])
+          break;
+        index[size_t(i)] = 0;
+      }
+    }
+  }
+};
+
+Status runCollective(Communicator &comm, Kind kind, const View &in,
+                     const View &out, DType dtype, int32_t reduction,
+                     int64_t param) {
+  size_t item = dtypeSize(dtype);
+  if (kind == Kind::ProcessRank) {
+    int64_t rank = comm.rank();
+    std::memcpy(out.data, &rank, sizeof rank);
+    return Status::success();
+  }
+  // Every rank must pass the same number of elements: agree on it first,
+  // so that a mismatch fails on every rank instead of corrupting memory.
+  int64_t count = in.count();
+  int64_t bounds[2] = {count, -count};
+  TCC_RETURN_IF_ERROR(
+      comm.allReduce(bounds, bounds, 2, DType::I64, ReduceOp::Max));
+  if (bounds[0] != count || -bounds[1] != count)
+    return Status::error(ErrorCode::ShapeMismatch,
+                         "the ranks pass different numbers of elements (from " +
+                             std::to_string(-bounds[1]) + " to " +
+                             std::to_string(bounds[0]) + ")");
+  std::vector<char> packed;
+  const char *send = in.data;
+  if (!in.contiguous()) {
+    packed.resize(size_t(count) * item);
+    in.pack(packed.data(), item);
+    send = packed.data();
+  }
+  auto op = static_cast<ReduceOp>(reduction);
+  switch (kind) {
+  case Kind::AllReduce:
+    return comm.allReduce(send, out.data, size_t(count), dtype, op);
+  case Kind::Broadcast:
+    if (send != out.data)
+      std::memcpy(out.data, send, size_t(count) * item);
+    return comm.broadcast(out.data, size_t(count), dtype, int(param));
+  case Kind::AllGather:
+    if (param != comm.size())
+      return Status::error(ErrorCode::InvalidArgument,
+                           "compiled for " + std::to_string(param) +
+                               " ranks, this job has " +
+                               std::to_string(comm.size()));
+    return comm.allGather(send, out.data, size_t(count), dtype);
+  case Kind::ReduceScatter:
+    if (param != comm.size())
+      return Status::error(ErrorCode::InvalidArgument,
+                           "compiled for " + std::to_string(param) +
+                               " ranks, this job has " +
+                               std::to_string(comm.size()));
+    if (count % param)
+      return Status::error(ErrorCode::ShapeMismatch,
+                           "axis 0 has " + std::to_string(in.sizes[0]) +
+                               " rows, not a multiple of " +
+                               std::to_string(param) + " ranks");
+    return comm.reduceScatter(send, out.data, size_t(count / param), dtype, op);
+  default:
+    return Status::error(ErrorCode::Internal, "unknown collective");
+  }
+}
+
+void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
+                void *outDesc, int32_t kind, int32_t reduction, int64_t param,
+                int32_t ordinal) {
+  size_t item = dtypeSize(dtype);
+  View in(inRank, inDesc, item), out(outRank, outDesc, item);
+  dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
+  Status status;
+  if (scope && scope->failed()) {
+    status = Status::error(ErrorCode::Internal, "skipped");
+  } else {
+    Result<Communicator *> comm =
+        scope ? scope->communicator() : collectiveCommunicator();
+    status = comm.ok() ? runCollective(**comm, static_cast<Kind>(kind), in, out,
+                                       dtype, reduction, param)
+                       : comm.status();
+  }
+  if (status.ok())
+    return;
+  std::memset(out.data, 0, size_t(out.count()) * item);
+  if (scope)
+    scope->recordError(ordinal, status);
+  else // compiled code called outside Function::call: nowhere to return it
+    std::fprintf(stderr, "tcc: collective failed: %s\n",
+                 status.toString().c_str());
+}
+
+} // namespace
+} // namespace tcc
+
+#define TCC_DIST_ENTRY(suffix, dtype)                                          \
+  extern "C" __attribute__((visibility("default"))) void                       \
+      tcc_dist_collective_##suffix(int64_t inRank, void *in, int64_t outRank,  \
+                                   void *out, int32_t kind, int32_t reduction, \
+                                   int64_t param, int32_t ordinal) {           \
+    tcc::collective(dtype, inRank, in, outRank, out, kind, reduction, param,   \
+                    ordinal);                                                  \
+  }
+TCC_DIST_ENTRY(f32, tcc::DType::F32)
+TCC_DIST_ENTRY(f64, tcc::DType::F64)
+TCC_DIST_ENTRY(i32, tcc::DType::I32)
+TCC_DIST_ENTRY(i64, tcc::DType::I64)

@@ -1,0 +1,306 @@
+//===- MpiBackend.cpp - libtcc_mpi.so: the collectives over MPI -----------===//
+//
+// The only file that includes mpi.h. Built into libtcc_mpi.so, which links
+// libmpi; the runtime opens it with dlopen (MpiSupport.cpp), so neither the
+// runtime nor its hosts need MPI unless a program uses it. Errors are
+// returned (MPI_ERRORS_RETURN on the world communicator), never aborts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/core/DType.h"
+#include "runtime/core/Status.h"
+
+// The C API only: Open MPI's deprecated C++ bindings live in another library.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+using namespace tcc;
+
+namespace {
+
+int worldRank = 0;
+int worldSize = 1;
+Status worldStatus =
+    Status::error(ErrorCode::Internal, "tcc_mpi_world was not called");
+
+Status mpiError(int code, const char *what) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
+    length = 0;
+  return Status::error(ErrorCode::IoError,
+                       std::string(what) + " failed on rank " +
+                           std::to_string(worldRank) + ": " +
+                           std::string(text, static_cast<size_t>(length)));
+}
+
+#define TCC_MPI_CHECK(call, what)                                              \
+  do {                                                                         \
+    int tcc_mpi_code_ = (call);                                                \
+    if (tcc_mpi_code_ != MPI_SUCCESS)                                          \
+      return mpiError(tcc_mpi_code_, what);                                    \
+  } while (0)
+
+/// Set when a collective timed out: its request is still pending, so the
+/// communicator cannot be used again (and MPI_Finalize would wait for it).
+Status broken;
+
+/// $TCC_DIST_TIMEOUT: how long a collective waits for the other ranks.
+double timeoutSeconds() {
+  static const double seconds = [] {
+    const char *text = std::getenv("TCC_DIST_TIMEOUT");
+    char *end = nullptr;
+    double value = text && *text ? std::strtod(text, &end) : 0;
+    return text && *text && end && *end == 0 && value > 0 ? value : 600.0;
+  }();
+  return seconds;
+}
+
+/// Waits for `request` until the timeout: a rank that never joins (it
+/// failed before the collective, stopped early, or died) fails this one
+/// instead of hanging it.
+Status wait(MPI_Request &request, const char *what) {
+  using Clock = std::chrono::steady_clock;
+  auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(timeoutSeconds()));
+  for (int polls = 0;; ++polls) {
+    int done = 0;
+    TCC_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE), what);
+    if (done)
+      return Status::success();
+    // A non-blocking collective advances only inside MPI_Test, so polls
+    // never sleep (a large all_reduce takes many rounds); past the first
+    // polls they yield the core, which oversubscribed ranks share.
+    if (polls < 2000)
+      continue;
+    std::this_thread::yield();
+    if (polls % 1024 == 0 && Clock::now() > deadline) {
+      broken = Status::error(
+          ErrorCode::IoError,
+          std::string(what) + " on rank " + std::to_string(worldRank) +
+              " timed out after " + std::to_string(timeoutSeconds()) +
+              " s waiting for the other ranks (one failed before it, stopped "
+              "early or died; TCC_DIST_TIMEOUT sets the wait)");
+      return broken;
+    }
+  }
+}
+
+void finalizeAtExit() {
+  if (!broken.ok())
+    return; // a pending collective would make MPI_Finalize wait for ever
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized)
+    MPI_Finalize();
+}
+
+Status startWorld() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    // Calls come from one host thread at a time (the runtime serializes
+    // collective calls), not always the same one.
+    TCC_MPI_CHECK(
+        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided),
+        "MPI_Init_thread");
+    std::atexit(finalizeAtExit);
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  TCC_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &worldRank), "MPI_Comm_rank");
+  TCC_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &worldSize), "MPI_Comm_size");
+  return Status::success();
+}
+
+Status mpiType(int dtype, MPI_Datatype &type) {
+  if (!broken.ok())
+    return broken;
+  switch (static_cast<DType>(dtype)) {
+  case DType::F32:
+    type = MPI_FLOAT;
+    return Status::success();
+  case DType::F64:
+    type = MPI_DOUBLE;
+    return Status::success();
+  case DType::I32:
+    type = MPI_INT32_T;
+    return Status::success();
+  case DType::I64:
+    type = MPI_INT64_T;
+    return Status::success();
+  default:
+    return Status::error(ErrorCode::Unsupported,
+                         "MPI collectives of this dtype are not supported");
+  }
+}
+
+Status mpiOp(int op, MPI_Op &mpi) {
+  switch (op) {
+  case 0: // sum
+  case 1: // mean: a sum, divided afterwards
+    mpi = MPI_SUM;
+    return Status::success();
+  case 2:
+    mpi = MPI_MAX;
+    return Status::success();
+  case 3:
+    mpi = MPI_MIN;
+    return Status::success();
+  default:
+    return Status::error(ErrorCode::InvalidArgument, "unknown reduction");
+  }
+}
+
+template <class T> void divideBy(void *data, size_t count, int by) {
+  T *p = static_cast<T *>(data);
+  for (size_t i = 0; i < count; ++i)
+    p[i] = static_cast<T>(p[i] / static_cast<T>(by));
+}
+
+/// Mean = sum / size, element by element, after the sum.
+void finishMean(int op, void *data, size_t count, int dtype) {
+  if (op != 1 || worldSize == 1)
+    return;
+  switch (static_cast<DType>(dtype)) {
+  case DType::F32:
+    return divideBy<float>(data, count, worldSize);
+  case DType::F64:
+    return divideBy<double>(data, count, worldSize);
+  case DType::I32:
+    return divideBy<int32_t>(data, count, worldSize);
+  case DType::I64:
+    return divideBy<int64_t>(data, count, worldSize);
+  default:
+    return;
+  }
+}
+
+/// MPI counts are int: larger reductions go in pieces.
+constexpr size_t kMaxPiece = INT_MAX / 2;
+
+Status checkCount(size_t count, const char *what) {
+  if (count > static_cast<size_t>(INT_MAX))
+    return Status::error(ErrorCode::Unsupported,
+                         std::string(what) + " of more than 2^31-1 elements "
+                                             "per rank over MPI");
+  return Status::success();
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) void tcc_mpi_world(int *rank, int *size,
+                                                          Status *out) {
+  static const Status started = startWorld();
+  worldStatus = started;
+  *rank = worldRank;
+  *size = worldSize;
+  *out = started;
+}
+
+__attribute__((visibility("default"))) void
+tcc_mpi_all_reduce(const void *send, void *recv, size_t count, int dtype,
+                   int op, Status *out) {
+  *out = [&]() -> Status {
+    MPI_Datatype type;
+    MPI_Op mpi;
+    TCC_RETURN_IF_ERROR(mpiType(dtype, type));
+    TCC_RETURN_IF_ERROR(mpiOp(op, mpi));
+    size_t item = dtypeSize(static_cast<DType>(dtype));
+    for (size_t done = 0; done < count; done += kMaxPiece) {
+      size_t piece = count - done < kMaxPiece ? count - done : kMaxPiece;
+      char *to = static_cast<char *>(recv) + done * item;
+      const void *from = send == recv
+                             ? MPI_IN_PLACE
+                             : static_cast<const char *>(send) + done * item;
+      MPI_Request request;
+      TCC_MPI_CHECK(MPI_Iallreduce(from, to, static_cast<int>(piece), type, mpi,
+                                   MPI_COMM_WORLD, &request),
+                    "MPI_Iallreduce");
+      TCC_RETURN_IF_ERROR(wait(request, "all_reduce"));
+    }
+    finishMean(op, recv, count, dtype);
+    return Status::success();
+  }();
+}
+
+__attribute__((visibility("default"))) void
+tcc_mpi_all_gather(const void *send, void *recv, size_t count, int dtype,
+                   Status *out) {
+  *out = [&]() -> Status {
+    MPI_Datatype type;
+    TCC_RETURN_IF_ERROR(mpiType(dtype, type));
+    TCC_RETURN_IF_ERROR(checkCount(count, "all_gather"));
+    int n = static_cast<int>(count);
+    MPI_Request request;
+    TCC_MPI_CHECK(
+        MPI_Iallgather(send, n, type, recv, n, type, MPI_COMM_WORLD, &request),
+        "MPI_Iallgather");
+    TCC_RETURN_IF_ERROR(wait(request, "all_gather"));
+    return Status::success();
+  }();
+}
+
+__attribute__((visibility("default"))) void
+tcc_mpi_reduce_scatter(const void *send, void *recv, size_t count, int dtype,
+                       int op, Status *out) {
+  *out = [&]() -> Status {
+    MPI_Datatype type;
+    MPI_Op mpi;
+    TCC_RETURN_IF_ERROR(mpiType(dtype, type));
+    TCC_RETURN_IF_ERROR(mpiOp(op, mpi));
+    TCC_RETURN_IF_ERROR(checkCount(count, "reduce_scatter"));
+    MPI_Request request;
+    TCC_MPI_CHECK(MPI_Ireduce_scatter_block(send, recv, static_cast<int>(count),
+                                            type, mpi, MPI_COMM_WORLD,
+                                            &request),
+                  "MPI_Ireduce_scatter_block");
+    TCC_RETURN_IF_ERROR(wait(request, "reduce_scatter"));
+    finishMean(op, recv, count, dtype);
+    return Status::success();
+  }();
+}
+
+__attribute__((visibility("default"))) void
+tcc_mpi_broadcast(void *buffer, size_t count, int dtype, int root,
+                  Status *out) {
+  *out = [&]() -> Status {
+    MPI_Datatype type;
+    TCC_RETURN_IF_ERROR(mpiType(dtype, type));
+    size_t item = dtypeSize(static_cast<DType>(dtype));
+    for (size_t done = 0; done < count; done += kMaxPiece) {
+      size_t piece = count - done < kMaxPiece ? count - done : kMaxPiece;
+      MPI_Request request;
+      TCC_MPI_CHECK(MPI_Ibcast(static_cast<char *>(buffer) + done * item,
+                               static_cast<int>(piece), type, root,
+                               MPI_COMM_WORLD, &request),
+                    "MPI_Ibcast");
+      TCC_RETURN_IF_ERROR(wait(request, "broadcast"));
+    }
+    return Status::success();
+  }();
+}
+
+__attribute__((visibility("default"))) void tcc_mpi_barrier(Status *out) {
+  *out = [&]() -> Status {
+    TCC_RETURN_IF_ERROR(broken);
+    MPI_Request request;
+    TCC_MPI_CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+    TCC_RETURN_IF_ERROR(wait(request, "barrier"));
+    return Status::success();
+  }();
+}
+
+} // extern "C"
