@@ -142,8 +142,10 @@ static std::string stagePipeline(tcc::Stage s,
            "scf-forall-to-parallel,"
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            // Parallel dimensions become scf.parallel, whose outermost
-           // dimension tcc-parallel-loops splits across threads.
-           "func.func(convert-linalg-to-parallel-loops),canonicalize";
+           // dimension tcc-parallel-loops splits across threads. Float sums
+           // are then summed in blocks, combined with compensation.
+           "func.func(convert-linalg-to-parallel-loops,tcc-blocked-sums),"
+           "canonicalize";
   case tcc::Stage::LlvmMlir:
     // expand-strided-metadata makes affine.apply for dynamic offsets
     // (subviews of concat results): lower-affine must run after it too.
