@@ -328,7 +328,8 @@ const llvm::StringMap<Builtin> &builtins() {
           [](GraphBuilder &b, const CallSite &c, const CallArgs &,
              ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
     };
-    m["random_uniform"] = m["random_normal"] = random({"shape", "dtype"});
+    m["random_uniform"] = random({"shape", "dtype", "low", "high"});
+    m["random_normal"] = random({"shape", "dtype", "mean", "std"});
     m["bernoulli"] = random({"shape", "dtype", "p"});
     m["rng_advance"] = {
         1,
