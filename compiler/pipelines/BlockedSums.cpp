@@ -176,39 +176,63 @@ private:
   }
 
   /// The innermost loop over [lb, ub): full blocks, then the short one.
+  /// The blocks are counted from 0 and each runs `k` over [0, block), so
+  /// that LLVM sees a constant trip count, and tcc-parallel-loops'
+  /// estimate of the work (trip counts times bodies) stays the element
+  /// count; the bounds are hoisted out of the loops they do not depend on.
   std::pair<Value, Value> buildBlocks(OpBuilder &b, Location loc, Value lb,
                                       Value ub, Value s, Value c) {
-    Value step = b.create<arith::ConstantIndexOp>(loc, block);
-    Value count = b.create<arith::SubIOp>(loc, ub, lb);
-    Value fullEnd = b.create<arith::AddIOp>(
-        loc, lb,
-        b.create<arith::MulIOp>(loc, b.create<arith::DivSIOp>(loc, count, step),
-                                step));
-    auto blocks = b.create<scf::ForOp>(
-        loc, lb, fullEnd, step, ValueRange{s, c},
-        [&](OpBuilder &ib, Location, Value start, ValueRange carried) {
-          Value end = ib.create<arith::AddIOp>(loc, start, step);
-          Value part = buildTerms(ib, loc, start, end);
+    Value zero = hoisted(b.create<arith::ConstantIndexOp>(loc, 0));
+    Value one = hoisted(b.create<arith::ConstantIndexOp>(loc, 1));
+    Value size = hoisted(b.create<arith::ConstantIndexOp>(loc, block));
+    Value count = hoisted(b.create<arith::SubIOp>(loc, ub, lb));
+    Value blocks = hoisted(b.create<arith::DivSIOp>(loc, count, size));
+    Value fullEnd = hoisted(b.create<arith::AddIOp>(
+        loc, lb, hoisted(b.create<arith::MulIOp>(loc, blocks, size))));
+    auto loop = b.create<scf::ForOp>(
+        loc, zero, blocks, one, ValueRange{s, c},
+        [&](OpBuilder &ib, Location, Value index, ValueRange carried) {
+          Value start = ib.create<arith::AddIOp>(
+              loc, lb, ib.create<arith::MulIOp>(loc, index, size));
+          Value part = buildTerms(ib, loc, zero, size, start);
           auto [t, e] = addCompensated(ib, loc, carried[0], carried[1], part);
           ib.create<scf::YieldOp>(loc, ValueRange{t, e});
         });
-    Value part = buildTerms(b, loc, fullEnd, ub);
-    return addCompensated(b, loc, blocks.getResult(0), blocks.getResult(1),
-                          part);
+    Value part = buildTerms(b, loc, fullEnd, ub, Value());
+    return addCompensated(b, loc, loop.getResult(0), loop.getResult(1), part);
   }
 
-  /// The sum of the terms of [lb, ub), from -0.0 (the additive identity),
-  /// in a register: the body of the innermost loop without the
-  /// accumulator's load and store.
-  Value buildTerms(OpBuilder &b, Location loc, Value lb, Value ub) {
+  /// `op`'s result, with `op` moved out of the loops around it that it
+  /// does not depend on.
+  static Value hoisted(Operation *op) {
+    while (Operation *parent = op->getParentOp()) {
+      if (!isa<scf::ForOp, scf::ParallelOp, scf::ForallOp>(parent))
+        break;
+      if (llvm::any_of(op->getOperands(), [&](Value v) {
+            return parent->getRegion(0).isAncestor(v.getParentRegion());
+          }))
+        break;
+      op->moveBefore(parent);
+    }
+    return op->getResult(0);
+  }
+
+  /// The sum of the terms of [lb, ub) (offset by `offset` when given), from
+  /// -0.0 (the additive identity), in a register: the body of the innermost
+  /// loop without the accumulator's load and store.
+  Value buildTerms(OpBuilder &b, Location loc, Value lb, Value ub,
+                   Value offset) {
     scf::ForOp old = nest.loops.back();
-    Value identity = b.create<arith::ConstantOp>(
-        loc, b.getFloatAttr(nest.add.getType(), -0.0));
-    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value identity = hoisted(b.create<arith::ConstantOp>(
+        loc, b.getFloatAttr(nest.add.getType(), -0.0)));
+    Value one = hoisted(b.create<arith::ConstantIndexOp>(loc, 1));
     auto loop = b.create<scf::ForOp>(
         loc, lb, ub, one, ValueRange{identity},
         [&](OpBuilder &ib, Location, Value iv, ValueRange carried) {
-          map.map(old.getInductionVar(), iv);
+          Value index =
+              offset ? ib.create<arith::AddIOp>(loc, offset, iv).getResult()
+                     : iv;
+          map.map(old.getInductionVar(), index);
           map.map(nest.load.getResult(), carried[0]);
           for (Operation &op : old.getBody()->without_terminator())
             if (&op != nest.load.getOperation() &&

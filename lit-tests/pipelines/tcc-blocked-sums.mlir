@@ -1,20 +1,22 @@
 // RUN: tc-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(tcc-blocked-sums{block=256},canonicalize))' | FileCheck %s
 
-// A sum into one location: full blocks of 256 terms summed in a register
-// each, added to the total with compensation, then the short last block; the
-// accumulator is loaded once and stored once.
+// A sum into one location: full blocks of 256 terms (a constant trip count)
+// summed in a register each, added to the total with compensation, then the
+// short last block; the accumulator is loaded once and stored once.
 // CHECK-LABEL: func.func @sum(
 // CHECK-SAME: %[[X:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<f32>)
 // CHECK-DAG: %[[NEG0:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[B:.*]] = arith.constant 256 : index
 // CHECK: %[[OLD:.*]] = memref.load %[[OUT]][] : memref<f32>
-// CHECK: %[[FULL:.*]] = arith.muli
-// CHECK: %[[BLOCKS:.*]]:2 = scf.for %[[START:.*]] = %{{.*}} to %[[FULL]] step %[[B]] iter_args(%[[S:.*]] = %[[OLD]], %[[C:.*]] = %[[ZERO]]) -> (f32, f32) {
-// CHECK: %[[END:.*]] = arith.addi %[[START]], %[[B]] : index
-// CHECK: %[[PART:.*]] = scf.for %[[K:.*]] = %[[START]] to %[[END]] step %{{.*}} iter_args(%[[P:.*]] = %[[NEG0]]) -> (f32) {
+// CHECK: %[[COUNT:.*]] = arith.divsi %{{.*}}, %[[B]] : index
+// CHECK: %[[FULL:.*]] = arith.muli %[[COUNT]], %[[B]] : index
+// CHECK: %[[BLOCKS:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[S:.*]] = %[[OLD]], %[[C:.*]] = %[[ZERO]]) -> (f32, f32) {
+// CHECK: %[[START:.*]] = arith.muli %[[I]], %[[B]] : index
+// CHECK: %[[PART:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[B]] step %{{.*}} iter_args(%[[P:.*]] = %[[NEG0]]) -> (f32) {
 // CHECK-NOT: memref.store
-// CHECK: %[[TERM:.*]] = memref.load %[[X]][%[[K]]]
+// CHECK: %[[AT:.*]] = arith.addi %[[START]], %[[K]] : index
+// CHECK: %[[TERM:.*]] = memref.load %[[X]][%[[AT]]]
 // CHECK: %[[ADD:.*]] = arith.addf %[[TERM]], %[[P]] fastmath<reassoc> : f32
 // CHECK: scf.yield %[[ADD]] : f32
 // CHECK: %[[T:.*]] = arith.addf %[[S]], %[[PART]] : f32
