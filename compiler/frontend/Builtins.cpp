@@ -329,7 +329,8 @@ const llvm::StringMap<Builtin> &builtins() {
           [](GraphBuilder &b, const CallSite &c, const CallArgs &,
              ArrayRef<TensorRef> t) { return emitRandomCall(b, c, t); }};
     };
-    m["random_uniform"] = m["random_normal"] = random({"shape", "dtype"});
+    m["random_uniform"] = random({"shape", "dtype", "low", "high"});
+    m["random_normal"] = random({"shape", "dtype", "mean", "std"});
     m["bernoulli"] = random({"shape", "dtype", "p"});
     // Collectives across the ranks of a job (CollectiveBuiltins.cpp).
     auto collective = [](unsigned arity, SmallVector<StringRef> keywords) {

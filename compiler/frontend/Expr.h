@@ -119,7 +119,15 @@ struct CallSite {
   /// Inside a called function: the caller's size for each of the callee's
   /// dimension names.
   const llvm::StringMap<tc::Dim> *bindings = nullptr;
+  /// Keyword arguments whose value is an expression, a tensor or a literal
+  /// (the parameters of random numbers: `bernoulli(rng, x, p=keep)`); the
+  /// keys that takesExpressionKeyword lists.
+  std::vector<std::pair<std::string, Operand>> expressionKwargs = {};
 };
+
+/// Whether the keyword `key` of a call of `name` takes an expression (kept
+/// in CallSite::expressionKwargs) rather than a keyword value.
+bool takesExpressionKeyword(llvm::StringRef name, llvm::StringRef key);
 
 /// Folds a call of an elementwise built-in whose arguments are all literals
 /// (`sqrt(16)` is the float literal 4.0, `abs(-3)` the integer 3,

@@ -283,10 +283,21 @@ FailureOr<Operand> Parser::parseCall(const Token &name) {
           if (kw.first == key)
             return emitError(keyLoc)
                    << "keyword argument '" << key << "' is given twice";
-        FailureOr<AttrValue> value = parseAttrValue();
-        if (failed(value))
-          return failure();
-        call.kwargs.emplace_back(key, *value);
+        for (const auto &kw : call.expressionKwargs)
+          if (kw.first == key)
+            return emitError(keyLoc)
+                   << "keyword argument '" << key << "' is given twice";
+        if (takesExpressionKeyword(call.name, key)) {
+          FailureOr<Operand> value = parseComparison();
+          if (failed(value))
+            return failure();
+          call.expressionKwargs.emplace_back(key, *value);
+        } else {
+          FailureOr<AttrValue> value = parseAttrValue();
+          if (failed(value))
+            return failure();
+          call.kwargs.emplace_back(key, *value);
+        }
       } else {
         if (!call.kwargs.empty())
           return error() << "positional arguments must come before keyword "

@@ -149,8 +149,10 @@ static std::string stagePipeline(tcc::Stage s,
            // caching allocator reuses a freed one's memory for the next.
            "func.func(tcc-free-at-last-use),"
            // Parallel dimensions become scf.parallel, whose outermost
-           // dimension tcc-parallel-loops splits across threads.
-           "func.func(convert-linalg-to-parallel-loops),canonicalize,"
+           // dimension tcc-parallel-loops splits across threads. Float sums
+           // are then summed in blocks, combined with compensation.
+           "func.func(convert-linalg-to-parallel-loops,tcc-blocked-sums),"
+           "canonicalize,"
            // One function per loop nest: LLVM's code generation grows
            // faster than linearly with a function's size.
            "tcc-outline-kernels";

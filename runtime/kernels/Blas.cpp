@@ -29,8 +29,10 @@ template <typename T, int R> struct Memref {
 };
 
 /// Row-major operand: leading dimension, or transposed when the column
-/// stride is the long one. Returns false when neither dimension is unit
-/// stride (the pass only routes unit-stride operands here).
+/// stride is the long one. Returns false when BLAS cannot read it: neither
+/// dimension is unit stride, or the other stride is shorter than a row
+/// (negative, as in `x[::-2]`, or 0, a broadcast), which BLAS refuses
+/// ("parameter number 8 had an illegal value") or reads wrongly.
 template <typename T, int R>
 bool layout(const Memref<T, R> &m, CBLAS_TRANSPOSE &trans, int64_t &ld) {
   int64_t rows = m.strides[R - 2], cols = m.strides[R - 1];
@@ -38,13 +40,13 @@ bool layout(const Memref<T, R> &m, CBLAS_TRANSPOSE &trans, int64_t &ld) {
   // BLAS wants ld >= the stored row length even where only one row (or
   // column) is read and the stride is meaningless: a transposed view of a
   // [8, 1] matrix has sizes [1, 8] and strides [1, 1].
-  if (cols == 1 || width == 1) {
+  if ((cols == 1 || width == 1) && (height <= 1 || rows >= width)) {
     trans = CblasNoTrans;
     ld = height <= 1 && rows < width ? width : rows;
     ld = ld > 0 ? ld : 1;
     return true;
   }
-  if (rows == 1 || height == 1) {
+  if ((rows == 1 || height == 1) && (width <= 1 || cols >= height)) {
     trans = CblasTrans;
     ld = width <= 1 && cols < height ? height : cols;
     ld = ld > 0 ? ld : 1;

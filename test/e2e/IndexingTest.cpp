@@ -126,6 +126,35 @@ func step(ids : i32[N], g : f32[N, 3]) -> (y : f32[N, 3]) {
   CHECK(g.sharedValues().at("steps").data[0] == 1);
 }
 
+TEST_CASE("take: ids computed into a variable the call updates",
+          "[indexing][shared]") {
+  // t is both the checked ids and s's update, so bufferization computes it
+  // in s's buffer before the checks end (difftest seed 914279 was refused
+  // to compile): the compiler saves s first and restores it on a refusal.
+  Graph g(R"(tg 1
+shared s : i64[2] = zeros
+shared P : f32[4, 3] = uniform(low=-1, high=1, seed=5)
+func step(x : i64[2]) -> (y : f32[2, 3]) {
+  t = clip(s + x, -9, 9)
+  y = take(P, t)
+  updates { s = t }
+}
+)",
+          "ids.tg");
+  g.call("step", {RefTensor(I64, {2}, {1, 2})});
+  g.call("step", {RefTensor(I64, {2}, {1, 1})});
+  std::map<std::string, RefTensor> before = g.sharedValues();
+  CHECK(before.at("s").data == std::vector<double>{2, 3});
+  // s + x = [2, 6]: id 6 is out of range, and s stays [2, 3].
+  tcc::Status bad = refusal(g, "step", {RefTensor(I64, {2}, {0, 3})});
+  CHECK_THAT(bad.message(), Catch::Contains("id 6 (element 1"));
+  std::map<std::string, RefTensor> after = g.sharedValues();
+  for (const auto &[name, value] : before)
+    CHECK(checkClose(value, after.at(name), name, {0, 0}));
+  g.call("step", {RefTensor(I64, {2}, {-1, -4})});
+  CHECK(g.sharedValues().at("s").data == std::vector<double>{1, -1});
+}
+
 TEST_CASE("take: a bad id on a repeat call (the fast path) changes nothing",
           "[indexing][shared]") {
   Random rng(1305);

@@ -116,3 +116,18 @@ TEST_CASE("grad of slices and concatenations of dynamic batches",
   c.inputs = {{"x", "f64[N, 4]", rng.uniform(F64, {3, 4}, -1, 1)}};
   checkGrad(c);
 }
+
+TEST_CASE("grad of concat along symbolic sizes", "[grad][data-movement]") {
+  // The pieces' offsets along the joined axis are known at run time only:
+  // N, then N + M, then N + M + 2.
+  Random rng(89);
+  GradCase c;
+  c.expr = "sum(concat(x, y * y, s, axis=0) ** 3, axis=0, keepdims=true) + "
+           "sum(concat(s, x, axis=0) * 2, axis=0, keepdims=true)";
+  c.outType = "f64[1, 3]";
+  c.outShape = {1, 3};
+  c.inputs = {{"x", "f64[N, 3]", rng.uniform(F64, {4, 3}, -1, 1)},
+              {"y", "f64[M, 3]", rng.uniform(F64, {3, 3}, -1, 1)},
+              {"s", "f64[2, 3]", rng.uniform(F64, {2, 3}, -1, 1)}};
+  checkGrad(c);
+}

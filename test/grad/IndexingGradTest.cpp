@@ -48,6 +48,21 @@ TEST_CASE("grad of take_along_axis", "[grad][indexing]") {
   checkGrad(c);
 }
 
+TEST_CASE("grad of take_along_axis along a symbolic size", "[grad][indexing]") {
+  // The one-hot of the ids compares them with iota(M) (and iota(N)), the
+  // size along the axis known only at run time.
+  Random rng(145);
+  GradCase c;
+  c.expr = "take_along_axis(x, i, axis=1) * 2 + "
+           "sum(take_along_axis(x, j, axis=0))";
+  c.outType = "f64[N, 2]";
+  c.outShape = {3, 2};
+  c.inputs = {{"x", "f64[N, M]", rng.uniform(F64, {3, 5}, -1, 1)},
+              {"i", "i64[N, 2]", ids(I64, {3, 2}, {0, 4, -1, 2, -5, 3}), false},
+              {"j", "i32[1, M]", ids(I32, {1, 5}, {2, 0, -1, 1, -3}), false}};
+  checkGrad(c);
+}
+
 TEST_CASE("grad of scatter_add w.r.t. the input and the updates",
           "[grad][indexing]") {
   Random rng(143);

@@ -26,28 +26,94 @@ static bool isName(llvm::StringRef text) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-/// The value of a product of sizes and names (`2*B*T`), or std::nullopt
-/// when a factor is not a bound name (a quotient such as `(5*N/3)`).
+namespace {
+/// A size expression of dimension symbols (`2*B*T`, `(max(N-2,0))`,
+/// `((N+1)/2)`) evaluated by recursive descent: numbers, bound names, + - *
+/// and / (truncating, as the runtime's), min and max, parentheses.
+class SizeExpression {
+public:
+  SizeExpression(llvm::StringRef text,
+                 const std::map<std::string, int64_t> &symbols)
+      : rest(text), symbols(symbols) {}
+
+  /// The value, or std::nullopt for an unbound name or a malformed text.
+  std::optional<int64_t> evaluate() {
+    std::optional<int64_t> v = sum();
+    if (!rest.empty())
+      return std::nullopt;
+    return v;
+  }
+
+private:
+  bool take(char c) {
+    if (!rest.starts_with(llvm::StringRef(&c, 1)))
+      return false;
+    rest = rest.drop_front();
+    return true;
+  }
+  std::optional<int64_t> sum() {
+    std::optional<int64_t> v = product();
+    while (v && (rest.starts_with("+") || rest.starts_with("-"))) {
+      bool add = take('+') || !take('-');
+      std::optional<int64_t> r = product();
+      if (!r)
+        return std::nullopt;
+      v = add ? *v + *r : *v - *r;
+    }
+    return v;
+  }
+  std::optional<int64_t> product() {
+    std::optional<int64_t> v = factor();
+    while (v && (rest.starts_with("*") || rest.starts_with("/"))) {
+      bool mul = take('*') || !take('/');
+      std::optional<int64_t> r = factor();
+      if (!r || (!mul && *r == 0))
+        return std::nullopt;
+      v = mul ? *v * *r : *v / *r;
+    }
+    return v;
+  }
+  std::optional<int64_t> factor() {
+    if (take('(')) {
+      std::optional<int64_t> v = sum();
+      return v && take(')') ? v : std::nullopt;
+    }
+    if (rest.starts_with("min(") || rest.starts_with("max(")) {
+      bool isMin = rest.starts_with("min");
+      rest = rest.drop_front(4);
+      std::optional<int64_t> a = sum();
+      if (!a || !take(','))
+        return std::nullopt;
+      std::optional<int64_t> b = sum();
+      if (!b || !take(')'))
+        return std::nullopt;
+      return isMin ? std::min(*a, *b) : std::max(*a, *b);
+    }
+    llvm::StringRef token =
+        rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+    rest = rest.drop_front(token.size());
+    int64_t n;
+    if (token.empty())
+      return std::nullopt;
+    if (!token.getAsInteger(10, n))
+      return n;
+    auto it = symbols.find(token.str());
+    if (it == symbols.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  llvm::StringRef rest;
+  const std::map<std::string, int64_t> &symbols;
+};
+} // namespace
+
+/// The value of a size expression of sizes and names (`2*B*T`,
+/// `(max(N-2,0))`), or std::nullopt when a name is not bound.
 static std::optional<int64_t>
 evaluateProduct(llvm::StringRef text,
                 const std::map<std::string, int64_t> &symbols) {
-  if (text.contains('('))
-    return std::nullopt;
-  int64_t value = 1;
-  llvm::SmallVector<llvm::StringRef> factors;
-  text.split(factors, '*');
-  for (llvm::StringRef f : factors) {
-    int64_t n;
-    if (!f.getAsInteger(10, n)) {
-      value *= n;
-      continue;
-    }
-    auto it = symbols.find(f.str());
-    if (it == symbols.end())
-      return std::nullopt;
-    value *= it->second;
-  }
-  return value;
+  return SizeExpression(text, symbols).evaluate();
 }
 
 DTypeKind dtypeKindOf(Type type) {

@@ -167,15 +167,39 @@ LogicalResult sliceRule(GradContext &c, Operation *op, TensorRef dy,
   return success();
 }
 
+/// concat along an axis whose size is known at run time only: the offset
+/// of each piece is the sum of the sizes before it (tc.size where dynamic),
+/// and its adjoint picks `dy[.., offset + k, ..]` with take_along_axis of
+/// an iota of the piece's shape (sized like the piece, symbol or not).
+LogicalResult concatAlongDynamicAxis(GradContext &c, Operation *op,
+                                     int64_t axis, TensorRef dy,
+                                     MutableArrayRef<TensorRef> dx) {
+  Type i64 = IntegerType::get(c.builder.getContext(), 64);
+  TensorRef offset = c.scalar(0, i64);
+  for (unsigned i = 0; i < op->getNumOperands() && offset; ++i) {
+    TensorRef piece = c.operand(op, i);
+    if (c.needs(i)) {
+      TensorRef positions =
+          c.builder.iota(c.loc, piece.shape, axis, i64, &piece);
+      dx[i] =
+          c.builder.takeAlongAxis(c.loc, dy, c.add(positions, offset), axis);
+      if (!dx[i])
+        return failure();
+    }
+    const Dim &size = piece.shape[axis];
+    offset = c.add(offset, size.isDynamic() ? c.builder.size(c.loc, piece, axis)
+                                            : c.scalar(double(size.size), i64));
+  }
+  return success(bool(offset));
+}
+
 LogicalResult concatRule(GradContext &c, Operation *op, TensorRef dy,
                          MutableArrayRef<TensorRef> dx) {
   int64_t axis = cast<tc::ConcatOp>(op).getAxis();
   // The pieces are cut at static offsets along the axis; the other axes
   // are taken whole (open ends), whatever their run-time sizes.
   if (dy.shape[axis].isDynamic())
-    return c.error() << "grad through a concatenation with dynamic "
-                        "dimensions is not supported yet: "
-                     << tc::formatShape(dy.shape);
+    return concatAlongDynamicAxis(c, op, axis, dy, dx);
   int64_t offset = 0;
   for (unsigned i = 0; i < op->getNumOperands(); ++i) {
     TensorRef piece = c.operand(op, i);

@@ -51,23 +51,31 @@ LogicalResult scatterAddRule(GradContext &c, Operation *op, TensorRef dy,
 /// take_along_axis: each picked element's adjoint goes back to the place
 /// its id names. With the ids one-hot along a new last axis (negative ids
 /// made positive first), that is `sum_k onehot(ids)[.., k, .., j] * dy[..,
-/// k, ..]` over the ids' axis, moved back to `axis`. The one-hot needs the
-/// input's size along `axis` statically.
+/// k, ..]` over the ids' axis, moved back to `axis`. The one-hot compares
+/// the ids with `iota(n)`, n the input's size along `axis`, static or not.
 LogicalResult takeAlongAxisRule(GradContext &c, Operation *op, TensorRef dy,
                                 MutableArrayRef<TensorRef> dx) {
   int64_t axis = cast<tc::TakeAlongAxisOp>(op).getAxis();
   TensorRef x = c.operand(op, 0), ids = c.operand(op, 1);
   const Dim &n = x.shape[axis];
-  if (n.isDynamic())
-    return c.error() << "grad through take_along_axis needs a static size "
-                        "along the axis, got "
-                     << tc::formatShape(x.shape) << " at axis " << axis;
   Type idType = ids.elementType();
+  TensorRef size =
+      n.isDynamic()
+          ? c.builder.cast(c.loc, c.builder.size(c.loc, x, axis), idType)
+          : c.scalar(double(n.size), idType);
   TensorRef wrapped = c.builder.select(
       c.loc, c.cmp(tc::ComparePredicate::lt, ids, c.scalar(0, idType)),
-      c.add(ids, c.scalar(double(n.size), idType)), ids);
-  TensorRef hot =
-      c.builder.oneHot(c.loc, wrapped, n.size, x.elementType()); // [.., n]
+      c.add(ids, size), ids);
+  Shape idColumn = ids.shape;
+  idColumn.push_back(Dim::fixed(1));
+  TensorRef positions = c.builder.iota(c.loc, {n}, 0, idType); // [n]
+  TensorRef hot = c.builder.cast(
+      c.loc,
+      c.cmp(tc::ComparePredicate::eq,
+            c.builder.reshape(c.loc, wrapped, idColumn), positions),
+      x.elementType()); // [.., n]
+  if (!hot)
+    return failure();
   int64_t rank = x.shape.size();
   Shape column = dy.shape;
   column.push_back(Dim::fixed(1));

@@ -20,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tcc::tc {
 #define GEN_PASS_DEF_CHECKEXIT
@@ -116,7 +117,11 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     if (!last)
       return func.emitError() << "internal: the check record is never written";
 
-    // A failed call must leave every shared variable as it was.
+    // A failed call must leave every shared variable as it was. The
+    // prologue may compute a value in place in a shared variable's buffer
+    // (ids that are also the variable's update): on the host, such a
+    // variable is copied aside first and copied back when a check fails.
+    SetVector<BlockArgument> written;
     for (Operation &op : entry) {
       WalkResult walk = op.walk([&](MemoryEffectOpInterface effects) {
         SmallVector<MemoryEffects::EffectInstance> list;
@@ -127,16 +132,22 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
           auto arg = dyn_cast<BlockArgument>(rootOf(e.getValue()));
           if (!arg || arg.getOwner() != &entry)
             continue;
-          if (auto var = func.getArgAttrOfType<FlatSymbolRefAttr>(
-                  arg.getArgNumber(), kSharedArgAttr)) {
-            effects->emitError()
-                << "the ids that '" << func.getSymName()
-                << "' checks are computed into shared variable '"
-                << var.getValue()
-                << "', which the call updates: a refused call would change "
-                   "it; compute the ids separately from the update";
-            return WalkResult::interrupt();
+          auto var = func.getArgAttrOfType<FlatSymbolRefAttr>(
+              arg.getArgNumber(), kSharedArgAttr);
+          if (!var)
+            continue;
+          auto type = dyn_cast<MemRefType>(arg.getType());
+          if (!gpu && type && type.hasStaticShape()) {
+            written.insert(arg);
+            continue;
           }
+          effects->emitError()
+              << "the ids that '" << func.getSymName()
+              << "' checks are computed into shared variable '"
+              << var.getValue()
+              << "', which the call updates: a refused call would change "
+                 "it; compute the ids separately from the update";
+          return WalkResult::interrupt();
         }
         return WalkResult::advance();
       });
@@ -144,6 +155,16 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
         return failure();
       if (&op == last)
         break;
+    }
+    SmallVector<std::pair<Value, Value>> saved; // (variable, its old value)
+    b.setInsertionPointToStart(&entry);
+    for (BlockArgument arg : written) {
+      auto type = cast<MemRefType>(arg.getType());
+      Value old = b.create<memref::AllocOp>(
+          arg.getLoc(),
+          MemRefType::get(type.getShape(), type.getElementType()));
+      b.create<memref::CopyOp>(arg.getLoc(), arg, old);
+      saved.emplace_back(arg, old);
     }
 
     // if (record[0] == 0) { the rest }: the rest of the body moves into an
@@ -155,10 +176,16 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
     Value passed =
         b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, code, zero);
-    auto guard = b.create<scf::IfOp>(loc, passed, /*withElseRegion=*/false);
+    auto guard = b.create<scf::IfOp>(loc, passed,
+                                     /*withElseRegion=*/!saved.empty());
     Operation *yield = guard.thenBlock()->getTerminator();
     while (guard->getNextNode() != entry.getTerminator())
       guard->getNextNode()->moveBefore(yield);
+    if (!saved.empty()) {
+      b.setInsertionPoint(guard.elseBlock()->getTerminator());
+      for (auto [var, old] : saved)
+        b.create<memref::CopyOp>(loc, old, var);
+    }
     return success();
   }
 };

@@ -120,9 +120,10 @@ Value createCount(OpBuilder &b, Location loc, Value input,
   return b.create<arith::SIToFPOp>(loc, type, count64);
 }
 
-/// Lowers sum, mean, max, min and prod. A mean of f16 or bf16 accumulates
-/// and divides in f32 (as numpy does for float16), so that neither the sum
-/// nor the count overflows the narrow type.
+/// Lowers sum, mean, max, min and prod. A sum or mean of f16 or bf16
+/// accumulates (and divides) in f32 and rounds once, as numpy's pairwise sum
+/// of float16 does: a running f16 sum would lose every term below its ulp,
+/// and neither the sum nor the count may overflow the narrow type.
 template <typename OpTy, ReduceKind kind>
 struct ReductionLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -138,7 +139,8 @@ struct ReductionLowering : OpConversionPattern<OpTy> {
     int64_t rank = inputType.getRank();
     Type elementType = inputType.getElementType();
     Type accType = elementType;
-    if (kind == ReduceKind::Mean && elementType.getIntOrFloatBitWidth() < 32)
+    if ((kind == ReduceKind::Sum || kind == ReduceKind::Mean) &&
+        isa<FloatType>(elementType) && elementType.getIntOrFloatBitWidth() < 32)
       accType = rewriter.getF32Type();
 
     SmallVector<OpFoldResult> sizes =
@@ -158,15 +160,19 @@ struct ReductionLowering : OpConversionPattern<OpTy> {
         });
     Value reduced = generic.getResult(0);
 
-    if (kind == ReduceKind::Mean) {
-      Value count = createCount(rewriter, loc, input, axes, accType);
-      auto meanType =
+    if (kind == ReduceKind::Mean || accType != elementType) {
+      Value count = kind == ReduceKind::Mean
+                        ? createCount(rewriter, loc, input, axes, accType)
+                        : Value();
+      auto resultType =
           RankedTensorType::get(tensorType(reduced).getShape(), elementType);
       reduced = buildElementwise(
-          rewriter, loc, reduced, meanType,
+          rewriter, loc, reduced, resultType,
           [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-            Value mean = b.create<arith::DivFOp>(nestedLoc, args[0], count);
-            return convertScalar(b, nestedLoc, mean, elementType);
+            Value value = args[0];
+            if (count)
+              value = b.create<arith::DivFOp>(nestedLoc, value, count);
+            return convertScalar(b, nestedLoc, value, elementType);
           });
     }
     rewriter.replaceOp(
