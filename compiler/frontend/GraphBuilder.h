@@ -261,6 +261,36 @@ public:
                  llvm::ArrayRef<int64_t> strides,
                  llvm::ArrayRef<int64_t> padding);
 
+  // Loops (GraphBuilderControlFlow.cpp). A scan's body is built between
+  // beginScan and endScan with this builder's ops, which may use any value
+  // built before (weights, shared variables: PyTensor's non-sequences).
+  /// Opens the body of a scan (PyTensor's `scan`) over `sequences` (each
+  /// iterated along axis 0; their lengths must agree) or, without
+  /// sequences, `steps` times (a size: static or a product of the
+  /// function's dimension names). `inits` are the carried states' initial
+  /// values. `reverse` runs the steps from the sequences' last element to
+  /// the first (`go_backwards`). Returns the body's values: the carried
+  /// states, then one element of each sequence; failure (reported) when
+  /// the scan is malformed.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>>
+  beginScan(mlir::Location loc, llvm::ArrayRef<TensorRef> inits,
+            llvm::ArrayRef<TensorRef> sequences, std::optional<tc::Dim> steps,
+            bool reverse);
+  /// Closes the innermost open scan: `next` holds one next value per
+  /// carried state (of its shape and dtype), `perStep` the values to
+  /// stack. Returns the final states, then the stacked outputs
+  /// (`[steps] + shape`); empty after an error (reported at `loc`, or at
+  /// `nextLocs[i]` for a state whose shape changes).
+  llvm::SmallVector<TensorRef>
+  endScan(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
+          llvm::ArrayRef<TensorRef> perStep,
+          llvm::ArrayRef<mlir::Location> nextLocs = {});
+  /// Drops the innermost open scan and its body (after an error reported
+  /// elsewhere, such as by the parser).
+  void abandonScan();
+  /// Whether a scan body is being built.
+  bool inLoopBody() const { return !openScans.empty(); }
+
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();
 
@@ -292,8 +322,21 @@ private:
   mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,
                                       llvm::ArrayRef<TensorRef> values);
 
+  /// A scan whose body is being built: its detached body block, where the
+  /// builder was before, and what endScan needs.
+  struct OpenScan {
+    mlir::Location loc;
+    mlir::Block *body;
+    mlir::OpBuilder::InsertPoint resume;
+    llvm::SmallVector<TensorRef> inits, sequences;
+    std::optional<tc::Dim> steps;
+    tc::Dim length;
+    bool reverse;
+  };
+
   GraphBuilderOptions options;
   mlir::OpBuilder builder;
+  std::vector<OpenScan> openScans;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   llvm::StringMap<tc::SharedOp> sharedVars;
   /// The function being built, its declared outputs, and its shared reads.

@@ -571,5 +571,6 @@ include "dialects/tc/IR/TcIndexingOps.td"
 include "dialects/tc/IR/TcConstructorOps.td"
 include "dialects/tc/IR/TcConvOps.td"
 include "dialects/tc/IR/TcRandomOps.td"
+include "dialects/tc/IR/TcControlFlowOps.td"
 
 #endif // TC_OPS_TD
