@@ -288,6 +288,9 @@ public:
   /// Drops the innermost open scan and its body (after an error reported
   /// elsewhere, such as by the parser).
   void abandonScan();
+  /// On a tc.scan made by endScan: its last results stack the state each
+  /// step starts from (one per carried state), for grad.
+  static constexpr llvm::StringLiteral kSavedStatesAttr = "tc.saved_states";
   /// Whether a scan body is being built.
   bool inLoopBody() const { return !openScans.empty(); }
 

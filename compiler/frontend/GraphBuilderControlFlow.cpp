@@ -141,8 +141,14 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
     resultTypes.push_back(init.type());
     resultShapes.push_back(init.shape);
   }
+  // The states each step starts from are stacked too, for grad's
+  // backward pass (grad/LoopGrad.cpp); the lowering drops stacked outputs
+  // that nothing reads, so they cost nothing otherwise.
+  SmallVector<TensorRef> stacked(perStep.begin(), perStep.end());
+  for (unsigned k = 0; k < open.inits.size(); ++k)
+    stacked.push_back(TensorRef{body->getArgument(k), open.inits[k].shape});
   SmallVector<Attribute> stackedDims;
-  for (auto [k, value] : llvm::enumerate(perStep)) {
+  for (auto [k, value] : llvm::enumerate(stacked)) {
     Shape shape = {open.length};
     SmallVector<Attribute> dims;
     for (const Dim &d : value.shape) {
@@ -151,15 +157,23 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
         dims.push_back(builder.getI64IntegerAttr(d.size));
         continue;
       }
-      if (!tc::productOf(d) && !isa<BlockArgument>(value.value) &&
+      // A product of the inputs' dimension names can be computed before
+      // the loop; so can the size of a value from above, or of a state.
+      std::optional<tc::DimProduct> product = tc::productOf(d);
+      bool named =
+          product && llvm::all_of(product->factors, [&](const std::string &f) {
+            return inputSymbols.contains(f);
+          });
+      if (!named && !isa<BlockArgument>(value.value) &&
           isInBlock(value.value, body.get())) {
-        error(loc) << "output #" << k << " of the scan's steps is "
-                   << describeTensor(value.elementType(), value.shape)
-                   << ", of a size not known before the loop; the stacked "
-                      "outputs are allocated before the first step";
+        error(value.value.getLoc())
+            << "output #" << k << " of the scan's steps is "
+            << describeTensor(value.elementType(), value.shape)
+            << ", of a size not known before the loop; the stacked "
+               "outputs are allocated before the first step";
         return {};
       }
-      dims.push_back(builder.getStringAttr(d.symbol));
+      dims.push_back(builder.getStringAttr(named ? d.symbol : ""));
     }
     stackedDims.push_back(builder.getArrayAttr(dims));
     if (failed(checkSize(loc, value.elementType(), shape)))
@@ -170,7 +184,7 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
   SmallVector<Value> yielded;
   for (const TensorRef &t : next)
     yielded.push_back(t.value);
-  for (const TensorRef &t : perStep)
+  for (const TensorRef &t : stacked)
     yielded.push_back(t.value);
   {
     OpBuilder::InsertionGuard guard(builder);
@@ -194,11 +208,15 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
   scan.getBody().push_back(body.release());
   if (!stackedDims.empty())
     scan->setAttr(tc::TcDialect::kDimsAttr, builder.getArrayAttr(stackedDims));
+  if (!open.inits.empty())
+    scan->setAttr(kSavedStatesAttr, builder.getUnitAttr());
   SmallVector<TensorRef> results;
   for (auto [result, shape] : llvm::zip(scan.getResults(), resultShapes)) {
     valueShapes[result] = shape;
     results.push_back(TensorRef{result, shape});
   }
+  // The caller sees the final states and its own stacked outputs.
+  results.resize(open.inits.size() + perStep.size());
   return results;
 }
 

@@ -98,7 +98,13 @@ void evalScan(
     std::vector<int64_t> shape = {n};
     if (n > 0)
       shape.insert(shape.end(), rowShapes[k].begin(), rowShapes[k].end());
-    else {
+    else if (auto arg =
+                 dyn_cast<BlockArgument>(yield.getValues()[numStates + k]);
+             arg && arg.getOwner() == &body && arg.getArgNumber() < numStates) {
+      // A state saved per step: its shape.
+      const std::vector<int64_t> &row = states[arg.getArgNumber()].shape;
+      shape.insert(shape.end(), row.begin(), row.end());
+    } else {
       // No step ran: the sizes the front end named (`tc.dims`).
       auto all = scan->getAttrOfType<ArrayAttr>("tc.dims");
       auto dims =

@@ -84,6 +84,12 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
     SmallVector<Value> iterArgs(adaptor.getInits());
     for (auto [k, stacked] : llvm::enumerate(op.getStacked())) {
       auto type = cast<RankedTensorType>(stacked.getType());
+      // A stacked output that nothing reads (the states a scan saves for a
+      // grad that was not taken) is never allocated nor written.
+      if (stacked.use_empty()) {
+        iterArgs.push_back(Value());
+        continue;
+      }
       Value perStep = yield.getValues()[numInits + k];
       SmallVector<OpFoldResult> sizes = {n};
       for (int64_t d = 1; d < type.getRank(); ++d) {
@@ -101,7 +107,16 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
       iterArgs.push_back(
           createLoopDestination(rewriter, loc, sizes, type.getElementType()));
     }
-    auto loop = rewriter.create<scf::ForOp>(loc, zero, n, one, iterArgs);
+    // Results and yields by position; the unread stacked outputs have no
+    // iteration argument (`slot` -1).
+    SmallVector<int64_t> slot;
+    SmallVector<Value> loopInits;
+    for (Value v : iterArgs) {
+      slot.push_back(v ? (int64_t)loopInits.size() : -1);
+      if (v)
+        loopInits.push_back(v);
+    }
+    auto loop = rewriter.create<scf::ForOp>(loc, zero, n, one, loopInits);
     Block *loopBody = loop.getBody();
     rewriter.setInsertionPointToStart(loopBody);
     Value i = loop.getInductionVar();
@@ -131,7 +146,9 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
     rewriter.setInsertionPoint(yield);
     SmallVector<Value> next(yield.getValues().size());
     for (size_t k = numInits; k < next.size(); ++k) {
-      Value dest = loop.getRegionIterArgs()[k];
+      if (slot[k] < 0)
+        continue;
+      Value dest = loop.getRegionIterArgs()[slot[k]];
       Row row = rowOf(rewriter, loc, dest, i);
       next[k] = rewriter.create<tensor::InsertSliceOp>(
           loc, yield.getValues()[k], dest, row.offsets, row.sizes, row.strides);
@@ -156,9 +173,15 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
                     : rewriter.create<linalg::CopyOp>(loc, values[k], dest)
                           .getResult(0);
     }
-    rewriter.create<scf::YieldOp>(loc, next);
+    SmallVector<Value> yielded, results;
+    for (auto [k, value] : llvm::enumerate(next)) {
+      if (slot[k] >= 0)
+        yielded.push_back(value);
+      results.push_back(slot[k] >= 0 ? loop.getResult(slot[k]) : Value());
+    }
+    rewriter.create<scf::YieldOp>(loc, yielded);
     rewriter.eraseOp(yield);
-    rewriter.replaceOp(op, loop.getResults());
+    rewriter.replaceOp(op, results);
     return success();
   }
 
