@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -302,6 +303,29 @@ public:
 
 private:
   mlir::InFlightDiagnostic error(mlir::Location loc);
+  // Reverse-mode differentiation (Grad.cpp; scans in grad/LoopGrad.cpp).
+  /// Adds to `active` the float results of `ops` (in definition order)
+  /// that depend on a value in it.
+  static void markActive(llvm::ArrayRef<mlir::Operation *> ops,
+                         llvm::DenseSet<mlir::Value> &active);
+  /// Adds to `relevant` the values that a value in it depends on.
+  static void markRelevant(llvm::ArrayRef<mlir::Operation *> ops,
+                           llvm::DenseSet<mlir::Value> &relevant);
+  /// Accumulates adjoints backwards through `ops` from those in `adjoint`.
+  mlir::LogicalResult
+  backpropagate(llvm::ArrayRef<mlir::Operation *> ops,
+                const llvm::DenseSet<mlir::Value> &active,
+                const llvm::DenseSet<mlir::Value> &relevant,
+                llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
+                mlir::Location loc);
+  /// Backpropagation through time: a scan of the steps backwards that
+  /// recomputes each step from the state it saved and accumulates the
+  /// adjoints of the inits, sequences and values the body reads.
+  mlir::LogicalResult gradScan(tc::ScanOp scan,
+                               const llvm::DenseSet<mlir::Value> &active,
+                               const llvm::DenseSet<mlir::Value> &relevant,
+                               llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
+                               mlir::Location loc);
   /// A warning, or an error under warningsAsErrors.
   mlir::InFlightDiagnostic warning(mlir::Location loc);
   /// Reports the inputs of the current function (its body complete) that no

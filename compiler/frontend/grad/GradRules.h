@@ -112,6 +112,10 @@ void registerIndexingGradRules(GradRuleTable &table);
 void registerScanGradRules(GradRuleTable &table);
 void registerConvGradRules(GradRuleTable &table);
 
+/// An op's operands, then the values its regions use that are defined
+/// above it (a scan body's weights), each once (grad/LoopGrad.cpp).
+llvm::SmallVector<mlir::Value> operandsAndCaptures(mlir::Operation *op);
+
 /// Every rule (built once).
 const GradRuleTable &gradRules();
 
