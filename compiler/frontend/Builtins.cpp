@@ -426,6 +426,7 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
     SmallVector<StringRef> names(constructorNames());
     for (const auto &entry : table)
       names.push_back(entry.getKey());
+    names.push_back("scan"); // a statement (ParserControlFlow.cpp)
     llvm::sort(names);
     std::string suggestion = didYouMean(call.name, names);
     if (!suggestion.empty())
