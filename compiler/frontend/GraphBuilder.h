@@ -286,6 +286,11 @@ public:
   endScan(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
           llvm::ArrayRef<TensorRef> perStep,
           llvm::ArrayRef<mlir::Location> nextLocs = {});
+  /// PyTensor's ifelse: `condition ? onTrue : onFalse` for a bool scalar
+  /// condition and two values of one dtype and shape; the compiled code
+  /// computes only the value taken (tc.ifelse).
+  TensorRef ifElse(mlir::Location loc, TensorRef condition, TensorRef onTrue,
+                   TensorRef onFalse);
   /// Drops the innermost open scan and its body (after an error reported
   /// elsewhere, such as by the parser).
   void abandonScan();

@@ -229,3 +229,26 @@ void GraphBuilder::abandonScan() {
   open.body->dropAllDefinedValueUses();
   delete open.body;
 }
+
+TensorRef GraphBuilder::ifElse(Location loc, TensorRef condition,
+                               TensorRef onTrue, TensorRef onFalse) {
+  if (!condition || !onTrue || !onFalse)
+    return {};
+  if (!condition.elementType().isInteger(1) || !condition.shape.empty()) {
+    error(loc) << "the condition of ifelse is one bool (bool[]), got "
+               << describeTensor(condition.elementType(), condition.shape)
+               << "; for an elementwise choice use select";
+    return {};
+  }
+  if (onTrue.elementType() != onFalse.elementType() ||
+      !(onTrue.shape == onFalse.shape)) {
+    error(loc) << "the two values of ifelse differ: "
+               << describeTensor(onTrue.elementType(), onTrue.shape) << " and "
+               << describeTensor(onFalse.elementType(), onFalse.shape)
+               << "; both branches give one dtype and shape";
+    return {};
+  }
+  return make(builder.create<tc::IfElseOp>(loc, onTrue.type(), condition.value,
+                                           onTrue.value, onFalse.value),
+              onTrue.shape);
+}

@@ -107,6 +107,9 @@ static std::string stagePipeline(tcc::Stage s,
                 ? ""
                 : "convert-tc-to-host-loops,") +
            "convert-tc-to-linalg,"
+           // ifelse computes only the branch taken: what one branch of an
+           // scf.if alone reads moves into it.
+           "control-flow-sink,"
            "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";
   case tcc::Stage::Bufferized:

@@ -97,3 +97,24 @@ func nested(a : f32[T, 3]) -> (total : f32[3], rows : f32[T, 3]) {
   for (int64_t steps : {0, 5})
     g.call("nested", {rng.uniform(DTypeKind::F32, {steps, 3})});
 }
+
+TEST_CASE("ifelse: the value the condition picks, over dtypes", "[loops]") {
+  Random rng(2404);
+  for (DTypeKind dtype : {DTypeKind::F32, DTypeKind::F64, DTypeKind::BF16,
+                          DTypeKind::I32, DTypeKind::I64}) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    Graph g("tg 1\n"
+            "func pick(x : " +
+            t + "[N, 3], y : " + t + "[N, 3]) -> (z : " + t +
+            "[N, 3], w : " + t +
+            "[N, 3]) {\n"
+            "  z = ifelse(sum(x) > sum(y), x * y + 1, y - x)\n"
+            "  w = ifelse(max(x) > 100, z, ifelse(min(y) < 0, -z, z * 2))\n"
+            "}\n");
+    for (int64_t n : {1, 6})
+      for (int i = 0; i < 3; ++i)
+        g.call("pick", {rng.uniform(dtype, {n, 3}, -4, 4),
+                        rng.uniform(dtype, {n, 3}, -4, 4)});
+  }
+}

@@ -95,3 +95,18 @@ TEST_CASE("grad through scan: a counted loop and a scan in a scan",
   nested.rtol = 1e-5;
   checkGrad(nested);
 }
+
+TEST_CASE("grad through ifelse: only the branch taken", "[grad][loops]") {
+  Random rng(2413);
+  for (double shift : {-3.0, 3.0}) {
+    INFO("shift " << shift);
+    GradCase c;
+    c.statements = "m = sum(x) + " + std::to_string(shift) + "\n";
+    c.expr = "ifelse(m > 0, exp(x) * w, sin(w) * x)";
+    c.outType = "f64[N, 3]";
+    c.outShape = {2, 3};
+    c.inputs = {{"x", "f64[N, 3]", rng.uniform(F64, {2, 3}, -0.4, 0.4)},
+                {"w", "f64[N, 3]", rng.uniform(F64, {2, 3})}};
+    checkGrad(c);
+  }
+}

@@ -282,6 +282,13 @@ Interpreter::call(llvm::StringRef name, const std::vector<RefTensor> &inputs,
       env[read.getResult()] = it->second;
       return;
     }
+    if (auto choice = dyn_cast<IfElseOp>(op)) {
+      // Only the value taken matters (compiled code computes only it).
+      bool taken = env.at(choice.getCondition()).data.at(0) != 0;
+      env[choice.getResult()] =
+          env.at(taken ? choice.getOnTrue() : choice.getOnFalse());
+      return;
+    }
     if (isa<ScanOp>(op)) {
       detail::evalScan(op, env, evalOp, [&](llvm::StringRef text) {
         return evaluateProduct(text, symbols);

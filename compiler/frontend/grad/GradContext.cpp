@@ -165,6 +165,7 @@ const GradRuleTable &tcc::grad::gradRules() {
     registerIndexingGradRules(t);
     registerScanGradRules(t);
     registerConvGradRules(t);
+    registerControlFlowGradRules(t);
     return t;
   }();
   return table;

@@ -111,6 +111,7 @@ void registerDataMovementGradRules(GradRuleTable &table);
 void registerIndexingGradRules(GradRuleTable &table);
 void registerScanGradRules(GradRuleTable &table);
 void registerConvGradRules(GradRuleTable &table);
+void registerControlFlowGradRules(GradRuleTable &table);
 
 /// An op's operands, then the values its regions use that are defined
 /// above it (a scan body's weights), each once (grad/LoopGrad.cpp).

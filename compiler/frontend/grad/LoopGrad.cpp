@@ -1,4 +1,4 @@
-//===- LoopGrad.cpp - backpropagation through a scan's steps --------------===//
+//===- LoopGrad.cpp - backpropagation through scans and ifelse ------------===//
 //
 // The adjoint of a scan is another scan, over the same steps backwards.
 // The forward scan stacks the state each step starts from (endScan adds
@@ -264,4 +264,21 @@ LogicalResult GraphBuilder::gradScan(tc::ScanOp scan,
     accumulate(scan.getSequences()[m], scan.getReverse() ? d : reverseRows(d));
   }
   return success();
+}
+
+/// ifelse: the adjoint goes to the value taken, through another ifelse, so
+/// only the taken branch's gradient is computed either.
+static LogicalResult gradIfElse(grad::GradContext &ctx, Operation *op,
+                                TensorRef dy, MutableArrayRef<TensorRef> dx) {
+  TensorRef condition = ctx.operand(op, 0);
+  TensorRef zeros = ctx.zerosLike(dy);
+  if (ctx.needs(1))
+    dx[1] = ctx.builder.ifElse(ctx.loc, condition, dy, zeros);
+  if (ctx.needs(2))
+    dx[2] = ctx.builder.ifElse(ctx.loc, condition, zeros, dy);
+  return success();
+}
+
+void grad::registerControlFlowGradRules(GradRuleTable &table) {
+  table.add<tc::IfElseOp>(gradIfElse);
 }

@@ -1,6 +1,6 @@
-//===- TcControlFlowOps.cpp - verifiers of tc.scan ------------------------===//
+//===- TcControlFlowOps.cpp - verifiers of tc.scan and tc.ifelse ----------===//
 //
-// The messages are catalogued in docs/errors.md (DIA-160 ... DIA-169).
+// The messages are catalogued in docs/errors.md (DIA-160 ... DIA-172).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,5 +101,13 @@ LogicalResult ScanOp::verify() {
                            << typeText(step) << " needs the type "
                            << "[steps] + its shape";
   }
+  return success();
+}
+
+LogicalResult IfElseOp::verify() {
+  auto condition = cast<RankedTensorType>(getCondition().getType());
+  if (condition.getRank() != 0)
+    return emitOpError() << "the condition must be a rank-0 i1 tensor, got "
+                         << typeText(condition);
   return success();
 }

@@ -71,6 +71,30 @@ def Tc_ScanOp : Tc_Op<"scan", [RecursiveMemoryEffects, AttrSizedOperandSegments,
   }];
 }
 
+def Tc_IfElseOp : Tc_Op<"ifelse", [Pure,
+    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "one of two values, computing only the one a condition picks";
+  let description = [{
+    `condition ? on_true : on_false` for a rank-0 `i1` condition and two
+    values of one type (PyTensor's `ifelse`). Unlike `tc.select`, the
+    lowering computes only the value taken: it becomes an `scf.if` whose
+    branches yield the two values, and `control-flow-sink` moves the ops
+    that only one value needs into its branch.
+
+    ```mlir
+    %r = tc.ifelse %c, %a, %b : tensor<i1>, tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Tc_BoolTensor:$condition, Tc_Tensor:$on_true,
+                       Tc_Tensor:$on_false);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:` type($condition) `,`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tc_YieldOp : Tc_Op<"yield", [Pure, Terminator,
     ParentOneOf<["ScanOp"]>]> {
   let summary = "ends a region of a tc control-flow op with its values";

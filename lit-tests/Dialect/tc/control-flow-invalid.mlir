@@ -130,3 +130,11 @@ func.func @yield_parent(%x: tensor<f32>) {
   // expected-error @+1 {{'tc.yield' op expects parent op 'tc.scan'}}
   tc.yield %x : tensor<f32>
 }
+
+// -----
+
+func.func @ifelse_condition(%c: tensor<2xi1>, %a: tensor<2xf32>) {
+  // expected-error @+1 {{'tc.ifelse' op the condition must be a rank-0 i1 tensor, got tensor<2xi1>}}
+  %r = tc.ifelse %c, %a, %a : tensor<2xi1>, tensor<2xf32>
+  return
+}

@@ -1,7 +1,7 @@
 // RUN: tc-opt %s | tc-opt | FileCheck %s
 // RUN: tc-opt %s --mlir-print-op-generic | tc-opt | FileCheck %s
 
-// Round trip of tc.scan and tc.yield (TcControlFlowOps.td).
+// Round trip of tc.scan, tc.yield and tc.ifelse (TcControlFlowOps.td).
 
 // An Elman RNN step: one carried state, one sequence, the weight read
 // from above; the final state and the stacked states.
@@ -43,4 +43,12 @@ func.func @map(%a: tensor<3x5xi32>, %b: tensor<3xi32>) -> tensor<3x5xi32> {
     tc.yield %s : tensor<5xi32>
   }
   return %r : tensor<3x5xi32>
+}
+
+// ifelse: one of two values of one type, for a rank-0 condition.
+// CHECK-LABEL: func.func @ifelse(
+// CHECK: tc.ifelse %{{.*}}, %{{.*}}, %{{.*}} : tensor<i1>, tensor<?x4xf32>
+func.func @ifelse(%c: tensor<i1>, %a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %r = tc.ifelse %c, %a, %b : tensor<i1>, tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
 }

@@ -1,4 +1,4 @@
-//===- ControlFlowToScf.cpp - tc.scan as an scf.for on tensors ------------===//
+//===- ControlFlowToScf.cpp - tc.scan and tc.ifelse as scf on tensors -----===//
 //
 // A scan becomes one `scf.for` over its steps whose body is the scan's body
 // (its tc ops are converted by the rest of convert-tc-to-linalg). What the
@@ -256,8 +256,44 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
   }
 };
 
+/// `scf.if` yielding one value or the other; control-flow-sink then moves
+/// what only one branch reads into it, so only the branch taken runs.
+struct IfElseToIf : OpConversionPattern<IfElseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IfElseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value condition = rewriter.create<tensor::ExtractOp>(
+        loc, adaptor.getCondition(), ValueRange{});
+    auto branch = rewriter.create<scf::IfOp>(
+        loc, condition,
+        [&](OpBuilder &b, Location loc) {
+          b.create<scf::YieldOp>(loc, adaptor.getOnTrue());
+        },
+        [&](OpBuilder &b, Location loc) {
+          b.create<scf::YieldOp>(loc, adaptor.getOnFalse());
+        });
+    Value result = branch.getResult(0);
+    // The result gets a buffer of its own: eliminate-empty-tensors would
+    // otherwise make a branch compute straight into the buffer of an
+    // output or of a value the other branch reads, which One-Shot
+    // Bufferize (MLIR 19) then refuses as a read-after-write conflict.
+    // (The copy is of the one value taken.)
+    {
+      Value dest = createLoopDestination(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, result),
+          op.getType().getElementType());
+      result = rewriter.create<linalg::CopyOp>(loc, result, dest).getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::tc::populateTcControlFlowToScfPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScanToFor>(patterns.getContext());
+  patterns.add<ScanToFor, IfElseToIf>(patterns.getContext());
 }
