@@ -187,6 +187,13 @@ const llvm::StringMap<Builtin> &builtins() {
                       }};
     m["select"] = select;
     m["where"] = select;
+    m["ifelse"] = {3,
+                   false,
+                   {},
+                   [](GraphBuilder &b, const CallSite &c, const CallArgs &,
+                      ArrayRef<TensorRef> t) {
+                     return b.ifElse(c.loc, t[0], t[1], t[2]);
+                   }};
     m["cast"] = {1,
                  false,
                  {"dtype"},
@@ -440,6 +447,7 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
     SmallVector<StringRef> names(constructorNames());
     for (const auto &entry : table)
       names.push_back(entry.getKey());
+    names.push_back("scan"); // a statement (ParserControlFlow.cpp)
     llvm::sort(names);
     std::string suggestion = didYouMean(call.name, names);
     if (!suggestion.empty())
@@ -495,7 +503,8 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
   // is a tensor (`select(c, 1.0, 0.0)`), the literals choose: f32 if any is
   // a float, else i64 for integers, else bool.
   ArrayRef<Operand> args(call.args);
-  bool isSelect = call.name == "select" || call.name == "where";
+  bool isSelect =
+      call.name == "select" || call.name == "where" || call.name == "ifelse";
   Type dtype = firstElementType(isSelect ? args.drop_front() : args);
   if (!dtype && isSelect && !args.front().isLiteral())
     dtype = defaultLiteralType(builder.getContext(), args.drop_front());

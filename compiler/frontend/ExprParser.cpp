@@ -260,6 +260,10 @@ FailureOr<Operand> Parser::parseCall(const Token &name) {
     return parseFunctionCallExpr(name);
   if (reportUndefinedFunction(name))
     return failure();
+  if (name.text == "scan")
+    return emitError(locOf(name.loc()))
+           << "scan is a statement of its own, not part of an expression: "
+              "write 'hT, hs = scan(h = h0, x in xs) { ... return ... }'";
   if (takesShapeArguments(name.text))
     return parseConstructorCall(name);
   CallSite call{name.text.str(), locOf(name.loc()), {}, {}, &symbols};

@@ -77,26 +77,63 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
   llvm::DenseSet<Value> active;
   for (const TensorRef &w : wrt)
     active.insert(w.value);
-  for (Operation *op : ops)
-    if (llvm::any_of(op->getOperands(),
-                     [&](Value v) { return active.contains(v); }))
-      for (Value r : op->getResults())
-        if (isFloatTensor(r))
-          active.insert(r);
+  markActive(ops, active);
 
   // Relevant: values y depends on.
   llvm::DenseSet<Value> relevant{y.value};
-  for (Operation *op : llvm::reverse(ops))
-    if (llvm::any_of(op->getResults(),
-                     [&](Value r) { return relevant.contains(r); }))
-      relevant.insert(op->operand_begin(), op->operand_end());
+  markRelevant(ops, relevant);
 
   // Adjoints, summed over uses.
   llvm::DenseMap<Value, TensorRef> adjoint;
   adjoint[y.value] = constant(loc, 1.0, y.elementType());
   grad::GradContext ctx(*this, loc);
+  if (failed(backpropagate(ops, active, relevant, adjoint, loc)))
+    return results;
+
+  for (auto [i, w] : llvm::enumerate(wrt)) {
+    auto it = adjoint.find(w.value);
+    results[i] = it != adjoint.end() ? it->second : ctx.zerosLike(w);
+    // Data parallelism: each rank's gradient of its shard's loss, averaged,
+    // is the gradient of the whole batch's (mean) loss.
+    if (options.dataParallel && w.value.getDefiningOp<tc::SharedReadOp>())
+      results[i] = allReduce(locOf(i), results[i], "mean");
+  }
+  if (errorCount != errorsAtStart)
+    return SmallVector<TensorRef>(wrt.size());
+  return results;
+}
+
+void GraphBuilder::markActive(ArrayRef<Operation *> ops,
+                              llvm::DenseSet<Value> &active) {
+  for (Operation *op : ops)
+    if (llvm::any_of(grad::operandsAndCaptures(op),
+                     [&](Value v) { return active.contains(v); }))
+      for (Value r : op->getResults())
+        if (isFloatTensor(r))
+          active.insert(r);
+}
+
+void GraphBuilder::markRelevant(ArrayRef<Operation *> ops,
+                                llvm::DenseSet<Value> &relevant) {
+  for (Operation *op : llvm::reverse(ops))
+    if (llvm::any_of(op->getResults(),
+                     [&](Value r) { return relevant.contains(r); }))
+      for (Value v : grad::operandsAndCaptures(op))
+        relevant.insert(v);
+}
+
+LogicalResult GraphBuilder::backpropagate(
+    ArrayRef<Operation *> ops, const llvm::DenseSet<Value> &active,
+    const llvm::DenseSet<Value> &relevant,
+    llvm::DenseMap<Value, TensorRef> &adjoint, Location loc) {
+  grad::GradContext ctx(*this, loc);
   const grad::GradRuleTable &rules = grad::gradRules();
   for (Operation *op : llvm::reverse(ops)) {
+    if (auto scan = dyn_cast<tc::ScanOp>(op)) {
+      if (failed(gradScan(scan, active, relevant, adjoint, loc)))
+        return failure();
+      continue;
+    }
     if (op->getNumResults() != 1)
       continue;
     Value result = op->getResult(0);
@@ -115,13 +152,13 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
                  << op->getName().getStringRef()
                  << "': it has no gradient rule (see docs/graph-format.md, "
                     "Gradients)";
-      return results;
+      return failure();
     }
     ctx.needed = needed;
     SmallVector<TensorRef> dx(op->getNumOperands());
     unsigned errorsBefore = errorCount;
     if (failed(rule(ctx, op, dy->second, dx)) || errorCount != errorsBefore)
-      return results;
+      return failure();
     for (auto [i, d] : llvm::enumerate(dx)) {
       if (!d || !needed[i])
         continue;
@@ -130,23 +167,12 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
         error(loc) << "internal error: the gradient rule of '"
                    << op->getName().getStringRef() << "' gave " << d.type()
                    << " for an operand of type " << v.getType();
-        return results;
+        return failure();
       }
       auto [it, first] = adjoint.try_emplace(v, d);
       if (!first)
         it->second = binary(loc, BinaryKind::Add, it->second, d);
     }
   }
-
-  for (auto [i, w] : llvm::enumerate(wrt)) {
-    auto it = adjoint.find(w.value);
-    results[i] = it != adjoint.end() ? it->second : ctx.zerosLike(w);
-    // Data parallelism: each rank's gradient of its shard's loss, averaged,
-    // is the gradient of the whole batch's (mean) loss.
-    if (options.dataParallel && w.value.getDefiningOp<tc::SharedReadOp>())
-      results[i] = allReduce(locOf(i), results[i], "mean");
-  }
-  if (errorCount != errorsAtStart)
-    return SmallVector<TensorRef>(wrt.size());
-  return results;
+  return success();
 }

@@ -82,14 +82,19 @@ LogicalResult GraphBuilder::checkUnusedInputs() {
     if (!isa<func::ReturnOp, tc::UpdateOp>(op) && !live.contains(&op))
       continue;
     live.insert(&op);
-    for (Value operand : op.getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        live.insert(def);
+    // A loop's body reads values from above it too.
+    op.walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (Operation *top = body.findAncestorOpInBlock(*def))
+            live.insert(top);
+    });
   }
   bool failedAsError = false;
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-    if (llvm::any_of(arg.getUsers(),
-                     [&](Operation *user) { return live.contains(user); }))
+    if (llvm::any_of(arg.getUsers(), [&](Operation *user) {
+          return live.contains(body.findAncestorOpInBlock(*user));
+        }))
       continue;
     auto name = currentFunction.getArgAttrOfType<StringAttr>(
         i, tc::TcDialect::kNameAttr);
@@ -326,6 +331,8 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
                           ArrayRef<Location> updateLocs) {
   if (!currentFunction)
     return error(loc) << "no function to end";
+  if (!openScans.empty())
+    return error(loc) << "a scan's body is still open (call endScan first)";
   auto reset = llvm::make_scope_exit([&] {
     currentFunction = {};
     currentOutputs.clear();
@@ -425,8 +432,14 @@ TensorRef GraphBuilder::readShared(Location loc, StringRef name) {
   }
   RankedTensorType type = it->second.getTensorType();
   Value &read = sharedReads[name];
-  if (!read)
+  if (!read) {
+    // At the top of the function, so that a read made in a loop body
+    // serves the rest of the function too.
+    OpBuilder::InsertionGuard guard(builder);
+    if (inLoopBody())
+      builder.setInsertionPointToStart(&currentFunction.getBody().front());
     read = builder.create<tc::SharedReadOp>(loc, type, name);
+  }
   return TensorRef{read, tc::shapeOf(type)};
 }
 

@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -278,6 +279,44 @@ public:
                  llvm::ArrayRef<int64_t> strides,
                  llvm::ArrayRef<int64_t> padding);
 
+  // Loops (GraphBuilderControlFlow.cpp). A scan's body is built between
+  // beginScan and endScan with this builder's ops, which may use any value
+  // built before (weights, shared variables: PyTensor's non-sequences).
+  /// Opens the body of a scan (PyTensor's `scan`) over `sequences` (each
+  /// iterated along axis 0; their lengths must agree) or, without
+  /// sequences, `steps` times (a size: static or a product of the
+  /// function's dimension names). `inits` are the carried states' initial
+  /// values. `reverse` runs the steps from the sequences' last element to
+  /// the first (`go_backwards`). Returns the body's values: the carried
+  /// states, then one element of each sequence; failure (reported) when
+  /// the scan is malformed.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>>
+  beginScan(mlir::Location loc, llvm::ArrayRef<TensorRef> inits,
+            llvm::ArrayRef<TensorRef> sequences, std::optional<tc::Dim> steps,
+            bool reverse);
+  /// Closes the innermost open scan: `next` holds one next value per
+  /// carried state (of its shape and dtype), `perStep` the values to
+  /// stack. Returns the final states, then the stacked outputs
+  /// (`[steps] + shape`); empty after an error (reported at `loc`, or at
+  /// `nextLocs[i]` for a state whose shape changes).
+  llvm::SmallVector<TensorRef>
+  endScan(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
+          llvm::ArrayRef<TensorRef> perStep,
+          llvm::ArrayRef<mlir::Location> nextLocs = {});
+  /// PyTensor's ifelse: `condition ? onTrue : onFalse` for a bool scalar
+  /// condition and two values of one dtype and shape; the compiled code
+  /// computes only the value taken (tc.ifelse).
+  TensorRef ifElse(mlir::Location loc, TensorRef condition, TensorRef onTrue,
+                   TensorRef onFalse);
+  /// Drops the innermost open scan and its body (after an error reported
+  /// elsewhere, such as by the parser).
+  void abandonScan();
+  /// On a tc.scan made by endScan: its last results stack the state each
+  /// step starts from (one per carried state), for grad.
+  static constexpr llvm::StringLiteral kSavedStatesAttr = "tc.saved_states";
+  /// Whether a scan body is being built.
+  bool inLoopBody() const { return !openScans.empty(); }
+
   /// Verifies and hands over the module; null after any error.
   mlir::OwningOpRef<mlir::ModuleOp> finish();
 
@@ -286,6 +325,29 @@ public:
 
 private:
   mlir::InFlightDiagnostic error(mlir::Location loc);
+  // Reverse-mode differentiation (Grad.cpp; scans in grad/LoopGrad.cpp).
+  /// Adds to `active` the float results of `ops` (in definition order)
+  /// that depend on a value in it.
+  static void markActive(llvm::ArrayRef<mlir::Operation *> ops,
+                         llvm::DenseSet<mlir::Value> &active);
+  /// Adds to `relevant` the values that a value in it depends on.
+  static void markRelevant(llvm::ArrayRef<mlir::Operation *> ops,
+                           llvm::DenseSet<mlir::Value> &relevant);
+  /// Accumulates adjoints backwards through `ops` from those in `adjoint`.
+  mlir::LogicalResult
+  backpropagate(llvm::ArrayRef<mlir::Operation *> ops,
+                const llvm::DenseSet<mlir::Value> &active,
+                const llvm::DenseSet<mlir::Value> &relevant,
+                llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
+                mlir::Location loc);
+  /// Backpropagation through time: a scan of the steps backwards that
+  /// recomputes each step from the state it saved and accumulates the
+  /// adjoints of the inits, sequences and values the body reads.
+  mlir::LogicalResult gradScan(tc::ScanOp scan,
+                               const llvm::DenseSet<mlir::Value> &active,
+                               const llvm::DenseSet<mlir::Value> &relevant,
+                               llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
+                               mlir::Location loc);
   /// A warning, or an error under warningsAsErrors.
   mlir::InFlightDiagnostic warning(mlir::Location loc);
   /// Reports the inputs of the current function (its body complete) that no
@@ -309,8 +371,21 @@ private:
   mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,
                                       llvm::ArrayRef<TensorRef> values);
 
+  /// A scan whose body is being built: its detached body block, where the
+  /// builder was before, and what endScan needs.
+  struct OpenScan {
+    mlir::Location loc;
+    mlir::Block *body;
+    mlir::OpBuilder::InsertPoint resume;
+    llvm::SmallVector<TensorRef> inits, sequences;
+    std::optional<tc::Dim> steps;
+    tc::Dim length;
+    bool reverse;
+  };
+
   GraphBuilderOptions options;
   mlir::OpBuilder builder;
+  std::vector<OpenScan> openScans;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   llvm::StringMap<tc::SharedOp> sharedVars;
   /// The function being built, its declared outputs, and its shared reads.

@@ -441,6 +441,8 @@ LogicalResult Parser::parseStatement() {
                    << keywordHint(*target, {"updates"});
   if (failed(expect(TokenKind::Assign, "after the name in an assignment")))
     return failure();
+  if (atScan())
+    return parseScan({name});
   FailureOr<Operand> value = parseExpr();
   if (failed(value))
     return failure();

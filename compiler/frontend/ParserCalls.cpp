@@ -306,6 +306,8 @@ LogicalResult Parser::parseMultipleAssignment(const Token &first) {
       return failure();
   if (failed(expect(TokenKind::Assign, "after the names in an assignment")))
     return failure();
+  if (atScan())
+    return parseScan(targets);
   Token callee = tok;
   Lexer probe = lexer;
   if (!tok.is(TokenKind::Identifier) || !probe.next().is(TokenKind::LParen))

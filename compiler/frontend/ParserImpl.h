@@ -153,6 +153,14 @@ private:
   /// `name` is no function of this file at all.
   std::optional<mlir::LogicalResult> reportUndefinedFunction(const Token &name);
 
+  // Loops (ParserControlFlow.cpp).
+  /// Whether the tokens ahead are `scan(` (no function of this file being
+  /// called so).
+  bool atScan();
+  /// `a, b = scan(h = h0, x in xs, ...) { ... return next, out }`, the
+  /// current token being 'scan'; `targets` are the names assigned.
+  mlir::LogicalResult parseScan(llvm::ArrayRef<Token> targets);
+
   // Messages for numpy habits (ParserHints.cpp); each succeeds when the
   // tokens ahead are not the habit it knows.
   /// `E[ids]` after the name `name`, with a tensor as the index.

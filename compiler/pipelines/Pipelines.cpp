@@ -108,6 +108,9 @@ static std::string stagePipeline(tcc::Stage s,
                 ? ""
                 : "convert-tc-to-host-loops,") +
            "convert-tc-to-linalg,"
+           // ifelse computes only the branch taken: what one branch of an
+           // scf.if alone reads moves into it.
+           "control-flow-sink,"
            "canonicalize,"
            "linalg-fuse-elementwise-ops,canonicalize,cse";
   case tcc::Stage::Bufferized:
@@ -133,6 +136,8 @@ static std::string stagePipeline(tcc::Stage s,
            // A value reshaped into an output (a rank-3 product's rows) is
            // computed in the output's collapsed view, not copied into it.
            "func.func(tcc-reshape-into-destination),"
+           // A scan's steps reuse their temporaries instead of allocating.
+           "func.func(tc-hoist-loop-buffers),"
            // The index checks' record becomes an argument before the
            // manifest is read off this stage.
            "tc-check-exit" +

@@ -3,6 +3,8 @@
 #include "test/reference/Interpreter.h"
 #include "test/reference/Kernels.h"
 
+#include <functional>
+
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -325,23 +327,18 @@ CallResult Interpreter::call(llvm::StringRef name,
     if (!isa<func::ReturnOp, UpdateOp>(op) && !live.contains(&op))
       continue;
     live.insert(&op);
-    for (Value operand : op.getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        live.insert(def);
+    // A loop's body reads values from above it too.
+    op.walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (Operation *top = body.findAncestorOpInBlock(*def))
+            live.insert(top);
+    });
   }
 
-  CallResult result;
-  std::vector<std::pair<std::string, RefTensor>> updates;
-  bool returned = false;
-  for (Operation &op : body) {
-    if (!live.contains(&op))
-      continue;
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (Value v : ret.getOperands())
-        result.outputs.push_back(env.at(v));
-      returned = true;
-      break;
-    }
+  // One op of the body or of a loop's body (which sees the values above
+  // it in `env`).
+  std::function<void(Operation &)> evalOp = [&](Operation &op) {
     if (auto read = dyn_cast<SharedReadOp>(op)) {
       auto it = shared.find(read.getVariable().str());
       if (it == shared.end())
@@ -350,14 +347,20 @@ CallResult Interpreter::call(llvm::StringRef name,
       checkAgainst(it->second, detail::tensorType(read.getResult()),
                    "shared variable @" + it->first);
       env[read.getResult()] = it->second;
-      continue;
+      return;
     }
-    if (auto update = dyn_cast<UpdateOp>(op)) {
-      for (auto [symbol, value] :
-           llvm::zip(update.getVariables(), update.getValues()))
-        updates.emplace_back(cast<FlatSymbolRefAttr>(symbol).getValue().str(),
-                             env.at(value));
-      continue;
+    if (auto choice = dyn_cast<IfElseOp>(op)) {
+      // Only the value taken matters (compiled code computes only it).
+      bool taken = env.at(choice.getCondition()).data.at(0) != 0;
+      env[choice.getResult()] =
+          env.at(taken ? choice.getOnTrue() : choice.getOnFalse());
+      return;
+    }
+    if (isa<ScanOp>(op)) {
+      detail::evalScan(op, env, evalOp, [&](llvm::StringRef text) {
+        return evaluateProduct(text, symbols);
+      });
+      return;
     }
     std::vector<const RefTensor *> operands;
     for (Value v : op.getOperands()) {
@@ -387,7 +390,7 @@ CallResult Interpreter::call(llvm::StringRef name,
         throw ReferenceError(describeOp(op) + ": axis out of range");
       env[op.getResult(0)] =
           RefTensor(DTypeKind::I64, {}, {double(x.shape[size_t(axis)])});
-      continue;
+      return;
     }
     // A reshape to several dynamic sizes names them (`tc.dims`).
     if (auto dims = op.getAttrOfType<ArrayAttr>(TcDialect::kDimsAttr);
@@ -422,7 +425,7 @@ CallResult Interpreter::call(llvm::StringRef name,
         throw ReferenceError(describeOp(op) + ": cannot reshape " +
                              x.describe());
       env[op.getResult(0)] = RefTensor(x.dtype, shape, x.data);
-      continue;
+      return;
     }
     std::optional<RefTensor> value = detail::evalElementwise(op, operands);
     if (!value)
@@ -442,6 +445,28 @@ CallResult Interpreter::call(llvm::StringRef name,
     checkAgainst(*value, detail::tensorType(op.getResult(0)),
                  "the result of " + describeOp(op));
     env[op.getResult(0)] = std::move(*value);
+  };
+
+  CallResult result;
+  std::vector<std::pair<std::string, RefTensor>> updates;
+  bool returned = false;
+  for (Operation &op : body) {
+    if (!live.contains(&op))
+      continue;
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value v : ret.getOperands())
+        result.outputs.push_back(env.at(v));
+      returned = true;
+      break;
+    }
+    if (auto update = dyn_cast<UpdateOp>(op)) {
+      for (auto [symbol, value] :
+           llvm::zip(update.getVariables(), update.getValues()))
+        updates.emplace_back(cast<FlatSymbolRefAttr>(symbol).getValue().str(),
+                             env.at(value));
+      continue;
+    }
+    evalOp(op);
   }
   if (!returned)
     throw ReferenceError("'" + name.str() + "' has no return");

@@ -8,6 +8,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
 
 #include <optional>
 #include <string>
@@ -93,6 +96,15 @@ void forEachIndex(const std::vector<int64_t> &outShape,
 double checkedInteger(mlir::Operation &op, DTypeKind dtype, __int128 value);
 /// The integer a value of an integer tensor holds.
 inline int64_t asInteger(double v) { return int64_t(v); }
+
+/// tc.scan (ControlFlow.cpp): runs the body once per step with `evalOp`
+/// on each of its ops, the body's arguments and the captured values in
+/// `env`, and sets the scan's results in `env`. `sizeOf` evaluates a size
+/// the front end named (`B`, `2*N`): the rows of a scan of no steps.
+void evalScan(
+    mlir::Operation &scan, llvm::DenseMap<mlir::Value, RefTensor> &env,
+    const std::function<void(mlir::Operation &)> &evalOp,
+    const std::function<std::optional<int64_t>(llvm::StringRef)> &sizeOf);
 
 } // namespace tcc::reference::detail
 

@@ -166,6 +166,7 @@ const GradRuleTable &tcc::grad::gradRules() {
     registerScanGradRules(t);
     registerConvGradRules(t);
     registerCollectiveGradRules(t);
+    registerControlFlowGradRules(t);
     return t;
   }();
   return table;

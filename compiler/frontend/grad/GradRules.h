@@ -112,6 +112,11 @@ void registerIndexingGradRules(GradRuleTable &table);
 void registerScanGradRules(GradRuleTable &table);
 void registerConvGradRules(GradRuleTable &table);
 void registerCollectiveGradRules(GradRuleTable &table);
+void registerControlFlowGradRules(GradRuleTable &table);
+
+/// An op's operands, then the values its regions use that are defined
+/// above it (a scan body's weights), each once (grad/LoopGrad.cpp).
+llvm::SmallVector<mlir::Value> operandsAndCaptures(mlir::Operation *op);
 
 /// Every rule (built once).
 const GradRuleTable &gradRules();

@@ -35,6 +35,7 @@ def ConvertTcToLinalg : Pass<"convert-tc-to-linalg", "::mlir::ModuleOp"> {
     stay as they are: a later pass turns them into function arguments.
   }];
   let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect",

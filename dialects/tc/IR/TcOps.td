@@ -572,5 +572,6 @@ include "dialects/tc/IR/TcConstructorOps.td"
 include "dialects/tc/IR/TcConvOps.td"
 include "dialects/tc/IR/TcRandomOps.td"
 include "dialects/tc/IR/TcCollectiveOps.td"
+include "dialects/tc/IR/TcControlFlowOps.td"
 
 #endif // TC_OPS_TD

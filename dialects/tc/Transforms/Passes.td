@@ -115,4 +115,20 @@ def CheckExit : Pass<"tc-check-exit", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def HoistLoopBuffers : Pass<"tc-hoist-loop-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Allocate the temporaries of a sequential loop's body once, before the loop";
+  let description = [{
+    Runs on buffers (after One-Shot Bufferize, before deallocation). A
+    `memref.alloc` directly in the body of an `scf.for` (a `tc.scan`'s
+    steps, a cumsum's rows), whose sizes are defined before the loop and
+    whose buffer does not leave the step (no alias of it is yielded,
+    returned, stored or passed to a call), moves before the loop: every
+    step reuses it, so no step allocates. Repeated outwards through nested
+    `scf.for`s. Allocations in parallel loops (`scf.forall`,
+    `scf.parallel`) stay: each thread needs its own.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

@@ -259,6 +259,8 @@ private:
   }
 
   void visit(Operation *op) {
+    if (auto scan = dyn_cast<ScanOp>(op))
+      return visitScan(scan);
     if (op->getNumResults() != 1)
       return visitOutputs(op);
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -546,6 +548,40 @@ private:
 
   /// A declared output size `N` is what the runtime allocates: the value
   /// computed must have it.
+  /// A scan's sequences have one length; its body's ops are checked as
+  /// the function's (its states have their inits' sizes, its elements the
+  /// sequences' rows'), and its results have the states' sizes and the
+  /// steps' rows' with the length in front.
+  void visitScan(ScanOp scan) {
+    Block &body = scan.getBodyBlock();
+    size_t numInits = scan.getInits().size();
+    DimExpr length;
+    for (auto [j, seq] : llvm::enumerate(scan.getSequences())) {
+      Exprs e = of(seq);
+      if (j == 0)
+        length = e[0];
+      else if (cast<RankedTensorType>(seq.getType()).isDynamicDim(0))
+        check("eq", length, e[0], "the sequences of 'scan' differ in length",
+              scan.getLoc());
+      exprs[body.getArgument(numInits + j)] = Exprs(e.begin() + 1, e.end());
+    }
+    for (auto [k, init] : llvm::enumerate(scan.getInits()))
+      exprs[body.getArgument(k)] = of(init);
+    for (Operation &inner : body.without_terminator())
+      visit(&inner);
+    auto yield = cast<YieldOp>(body.getTerminator());
+    for (auto [k, result] : llvm::enumerate(scan.getResults())) {
+      if (k < numInits) {
+        exprs[result] = of(scan.getInits()[k]);
+        continue;
+      }
+      Exprs row = of(yield.getValues()[k]);
+      Exprs e = {scan.getSequences().empty() ? DimExpr() : length};
+      e.append(row.begin(), row.end());
+      exprs[result] = e;
+    }
+  }
+
   void visitOutputs(Operation *op) {
     auto ret = dyn_cast<func::ReturnOp>(op);
     if (!ret)

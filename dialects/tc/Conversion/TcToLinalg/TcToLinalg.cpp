@@ -12,6 +12,7 @@
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -34,6 +35,7 @@ void tcc::tc::populateTcToLinalgPatterns(RewritePatternSet &patterns) {
   populateTcConstructorsToLinalgPatterns(patterns);
   populateTcConvToLinalgPatterns(patterns);
   populateTcRandomToLinalgPatterns(patterns);
+  populateTcControlFlowToScfPatterns(patterns);
 }
 
 namespace {
@@ -45,7 +47,8 @@ struct ConvertTcToLinalgPass
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
-                           scf::SCFDialect>();
+                           scf::SCFDialect,
+                           bufferization::BufferizationDialect>();
     target.addIllegalDialect<TcDialect>();
     target.addLegalOp<SharedOp, SharedReadOp, UpdateOp>();
     // Collectives are bufferized into runtime calls by One-Shot Bufferize

@@ -54,6 +54,9 @@ void populateTcScansToLoopsPatterns(mlir::RewritePatternSet &patterns);
 /// contiguous row copy per id (TakeToRows.cpp).
 void populateTcTakeToRowsPatterns(mlir::RewritePatternSet &patterns);
 
+/// tc.scan as an scf.for on tensors (ControlFlowToScf.cpp).
+void populateTcControlFlowToScfPatterns(mlir::RewritePatternSet &patterns);
+
 /// All the families.
 void populateTcToLinalgPatterns(mlir::RewritePatternSet &patterns);
 

@@ -1,0 +1,254 @@
+//===- GraphBuilderControlFlow.cpp - scans over steps ---------------------===//
+//
+// A scan's body is built in a detached block between beginScan and
+// endScan, with the builder's own ops, so a body is checked like any other
+// code, and may read any value built before it. endScan makes the tc.scan
+// op around the block once the body's results, and so the scan's result
+// types, are known. Symbolic shapes carry through: the body sees the
+// states' shapes and the sequences' rows, the stacked outputs get the
+// number of steps (`T`) as their leading dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/GraphBuilder.h"
+
+using namespace mlir;
+using namespace tcc;
+using tc::Dim;
+using tc::Shape;
+
+/// Whether `value` is defined in `block` or in a region nested in it.
+static bool isInBlock(Value value, Block *block) {
+  for (Block *b = value.getParentBlock(); b;) {
+    if (b == block)
+      return true;
+    Operation *parent = b->getParentOp();
+    b = parent ? parent->getBlock() : nullptr;
+  }
+  return false;
+}
+
+FailureOr<SmallVector<TensorRef>>
+GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
+                        ArrayRef<TensorRef> sequences, std::optional<Dim> steps,
+                        bool reverse) {
+  if (!currentFunction)
+    return error(loc) << "a scan must be inside a function";
+  for (const TensorRef &t : inits)
+    if (!t)
+      return failure();
+  for (const TensorRef &t : sequences)
+    if (!t)
+      return failure();
+  if (sequences.empty() && !steps)
+    return error(loc) << "a scan needs sequences to iterate over or a number "
+                         "of steps (n_steps=...)";
+  if (!sequences.empty() && steps)
+    return error(loc) << "a scan over sequences runs once per element: "
+                         "n_steps is their length (slice the sequences to "
+                         "run fewer steps)";
+  Dim length = steps ? *steps : Dim();
+  for (auto [j, seq] : llvm::enumerate(sequences)) {
+    if (seq.shape.empty())
+      return error(loc) << "sequence #" << j << " of the scan is a scalar ("
+                        << describeTensor(seq.elementType(), seq.shape)
+                        << "); a scan iterates along axis 0";
+    const Dim &n = seq.shape.front();
+    if (j == 0) {
+      length = n;
+      continue;
+    }
+    // Anonymous sizes (`?`) are checked before the call (tc-shape-checks).
+    bool anonymous = (n.isDynamic() && n.symbol.empty()) ||
+                     (length.isDynamic() && length.symbol.empty());
+    if (!anonymous && !(n == length))
+      return error(loc) << "the sequences of a scan differ in length: "
+                        << length.str() << " (sequence #0) and " << n.str()
+                        << " (sequence #" << j << ")";
+  }
+  if (steps && steps->isDynamic() && !tc::productOf(*steps))
+    return error(loc) << "the number of steps " << steps->str()
+                      << " is not known before the call: give a size such "
+                         "as T or 2*N from the function's inputs";
+
+  OpenScan open{loc,    new Block(), builder.saveInsertionPoint(),
+                {},     {},          steps,
+                length, reverse};
+  open.inits.assign(inits.begin(), inits.end());
+  open.sequences.assign(sequences.begin(), sequences.end());
+  SmallVector<TensorRef> args;
+  for (const TensorRef &init : inits) {
+    Value arg = open.body->addArgument(init.type(), init.value.getLoc());
+    valueShapes[arg] = init.shape;
+    args.push_back(TensorRef{arg, init.shape});
+  }
+  for (const TensorRef &seq : sequences) {
+    Shape row(seq.shape.begin() + 1, seq.shape.end());
+    Value arg = open.body->addArgument(tensorType(row, seq.elementType()),
+                                       seq.value.getLoc());
+    valueShapes[arg] = row;
+    args.push_back(TensorRef{arg, row});
+  }
+  builder.setInsertionPointToEnd(open.body);
+  openScans.push_back(std::move(open));
+  return args;
+}
+
+SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
+                                             ArrayRef<TensorRef> next,
+                                             ArrayRef<TensorRef> perStep,
+                                             ArrayRef<Location> nextLocs) {
+  if (openScans.empty()) {
+    error(loc) << "no scan to end";
+    return {};
+  }
+  OpenScan open = std::move(openScans.back());
+  openScans.pop_back();
+  std::unique_ptr<Block> body(open.body);
+  builder.restoreInsertionPoint(open.resume);
+  for (const TensorRef &t : next)
+    if (!t)
+      return {};
+  for (const TensorRef &t : perStep)
+    if (!t)
+      return {};
+  if (next.size() != open.inits.size()) {
+    error(loc) << "the scan's body gives " << next.size() << " next values for "
+               << open.inits.size() << " carried states";
+    return {};
+  }
+  if (next.empty() && perStep.empty()) {
+    error(loc) << "the scan has no carried state and no output";
+    return {};
+  }
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(open.inits, next))) {
+    auto [init, value] = pair;
+    if (init.elementType() == value.elementType() && init.shape == value.shape)
+      continue;
+    Location at = i < nextLocs.size() ? nextLocs[i] : loc;
+    error(at) << "carried state #" << i << " of the scan is "
+              << describeTensor(init.elementType(), init.shape)
+              << " before a step and "
+              << describeTensor(value.elementType(), value.shape)
+              << " after it; a carried state keeps its shape and dtype";
+    return {};
+  }
+  // The stacked outputs' dynamic sizes, for the lowering to allocate them
+  // before the loop: names of the function's dimensions.
+  SmallVector<Type> resultTypes;
+  SmallVector<Shape> resultShapes;
+  for (const TensorRef &init : open.inits) {
+    resultTypes.push_back(init.type());
+    resultShapes.push_back(init.shape);
+  }
+  // The states each step starts from are stacked too, for grad's
+  // backward pass (grad/LoopGrad.cpp); the lowering drops stacked outputs
+  // that nothing reads, so they cost nothing otherwise.
+  SmallVector<TensorRef> stacked(perStep.begin(), perStep.end());
+  for (unsigned k = 0; k < open.inits.size(); ++k)
+    stacked.push_back(TensorRef{body->getArgument(k), open.inits[k].shape});
+  SmallVector<Attribute> stackedDims;
+  for (auto [k, value] : llvm::enumerate(stacked)) {
+    Shape shape = {open.length};
+    SmallVector<Attribute> dims;
+    for (const Dim &d : value.shape) {
+      shape.push_back(d);
+      if (!d.isDynamic()) {
+        dims.push_back(builder.getI64IntegerAttr(d.size));
+        continue;
+      }
+      // A product of the inputs' dimension names can be computed before
+      // the loop; so can the size of a value from above, or of a state.
+      std::optional<tc::DimProduct> product = tc::productOf(d);
+      bool named =
+          product && llvm::all_of(product->factors, [&](const std::string &f) {
+            return inputSymbols.contains(f);
+          });
+      if (!named && !isa<BlockArgument>(value.value) &&
+          isInBlock(value.value, body.get())) {
+        error(value.value.getLoc())
+            << "output #" << k << " of the scan's steps is "
+            << describeTensor(value.elementType(), value.shape)
+            << ", of a size not known before the loop; the stacked "
+               "outputs are allocated before the first step";
+        return {};
+      }
+      dims.push_back(builder.getStringAttr(named ? d.symbol : ""));
+    }
+    stackedDims.push_back(builder.getArrayAttr(dims));
+    if (failed(checkSize(loc, value.elementType(), shape)))
+      return {};
+    resultTypes.push_back(tensorType(shape, value.elementType()));
+    resultShapes.push_back(shape);
+  }
+  SmallVector<Value> yielded;
+  for (const TensorRef &t : next)
+    yielded.push_back(t.value);
+  for (const TensorRef &t : stacked)
+    yielded.push_back(t.value);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(body.get());
+    builder.create<tc::YieldOp>(loc, yielded);
+  }
+  Value stepsValue;
+  if (open.steps) {
+    TensorRef size = dimensionSize(open.loc, *open.steps);
+    if (!size)
+      return {};
+    stepsValue = size.value;
+  }
+  SmallVector<Value> inits, sequences;
+  for (const TensorRef &t : open.inits)
+    inits.push_back(t.value);
+  for (const TensorRef &t : open.sequences)
+    sequences.push_back(t.value);
+  auto scan = builder.create<tc::ScanOp>(open.loc, resultTypes, inits,
+                                         sequences, stepsValue, open.reverse);
+  scan.getBody().push_back(body.release());
+  if (!stackedDims.empty())
+    scan->setAttr(tc::TcDialect::kDimsAttr, builder.getArrayAttr(stackedDims));
+  if (!open.inits.empty())
+    scan->setAttr(kSavedStatesAttr, builder.getUnitAttr());
+  SmallVector<TensorRef> results;
+  for (auto [result, shape] : llvm::zip(scan.getResults(), resultShapes)) {
+    valueShapes[result] = shape;
+    results.push_back(TensorRef{result, shape});
+  }
+  // The caller sees the final states and its own stacked outputs.
+  results.resize(open.inits.size() + perStep.size());
+  return results;
+}
+
+void GraphBuilder::abandonScan() {
+  if (openScans.empty())
+    return;
+  OpenScan open = std::move(openScans.back());
+  openScans.pop_back();
+  builder.restoreInsertionPoint(open.resume);
+  open.body->dropAllDefinedValueUses();
+  delete open.body;
+}
+
+TensorRef GraphBuilder::ifElse(Location loc, TensorRef condition,
+                               TensorRef onTrue, TensorRef onFalse) {
+  if (!condition || !onTrue || !onFalse)
+    return {};
+  if (!condition.elementType().isInteger(1) || !condition.shape.empty()) {
+    error(loc) << "the condition of ifelse is one bool (bool[]), got "
+               << describeTensor(condition.elementType(), condition.shape)
+               << "; for an elementwise choice use select";
+    return {};
+  }
+  if (onTrue.elementType() != onFalse.elementType() ||
+      !(onTrue.shape == onFalse.shape)) {
+    error(loc) << "the two values of ifelse differ: "
+               << describeTensor(onTrue.elementType(), onTrue.shape) << " and "
+               << describeTensor(onFalse.elementType(), onFalse.shape)
+               << "; both branches give one dtype and shape";
+    return {};
+  }
+  return make(builder.create<tc::IfElseOp>(loc, onTrue.type(), condition.value,
+                                           onTrue.value, onFalse.value),
+              onTrue.shape);
+}

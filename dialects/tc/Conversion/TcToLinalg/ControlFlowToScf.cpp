@@ -1,0 +1,299 @@
+//===- ControlFlowToScf.cpp - tc.scan and tc.ifelse as scf on tensors -----===//
+//
+// A scan becomes one `scf.for` over its steps whose body is the scan's body
+// (its tc ops are converted by the rest of convert-tc-to-linalg). What the
+// loop threads as iteration arguments decides what One-Shot Bufferize
+// makes of it:
+//
+// - each carried state is an iteration argument whose next value is
+//   copied into it (`linalg.copy` into the argument) at the end of the
+//   step, so the yielded tensor is the argument's own buffer: the state is
+//   updated in place. (Yielding the step's fresh result instead would make
+//   bufferization allocate and copy a new buffer every step; the copy of a
+//   state is cheap next to the step that computes it.)
+// - each stacked output is one tensor of `[n] + shape`, allocated before
+//   the loop and threaded through it, that every step writes its slice of
+//   with `tensor.insert_slice`: in place, one buffer for all steps.
+//
+// The temporaries a step computes are allocated inside the loop by
+// bufferization and hoisted out of it afterwards (tc-hoist-loop-buffers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tc/Conversion/TcToLinalg/TcToLinalg.h"
+#include "dialects/tc/Conversion/TcToLinalg/Utils.h"
+#include "dialects/tc/IR/ShapeInference.h"
+#include "dialects/tc/IR/TcOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace tcc::tc;
+using namespace tcc::tc::lowering;
+
+namespace {
+
+/// The full slice `[t, 0, ...] x [1, sizes...]` of `tensor` along axis 0,
+/// its leading unit dimension dropped when `type` has one rank less.
+struct Row {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+
+Row rowOf(OpBuilder &b, Location loc, Value tensor, Value t) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Row row;
+  row.offsets.push_back(t);
+  row.sizes.push_back(b.getIndexAttr(1));
+  row.strides.assign(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> all = tensor::getMixedSizes(b, loc, tensor);
+  for (int64_t d = 1; d < type.getRank(); ++d) {
+    row.offsets.push_back(b.getIndexAttr(0));
+    row.sizes.push_back(all[d]);
+  }
+  return row;
+}
+
+struct ScanToFor : OpConversionPattern<ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+    Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    // The number of steps: the sequences' length, or max(steps, 0).
+    Value n;
+    if (!adaptor.getSequences().empty()) {
+      n = rewriter.create<tensor::DimOp>(loc, adaptor.getSequences()[0], 0);
+    } else {
+      Value steps = rewriter.create<tensor::ExtractOp>(loc, adaptor.getSteps(),
+                                                       ValueRange{});
+      Value index = rewriter.create<arith::IndexCastOp>(
+          loc, rewriter.getIndexType(), steps);
+      n = rewriter.create<arith::MaxSIOp>(loc, index, zero);
+    }
+    // One buffer per stacked output, for all steps.
+    auto yield = cast<YieldOp>(op.getBodyBlock().getTerminator());
+    size_t numInits = op.getInits().size();
+    SmallVector<Value> iterArgs(adaptor.getInits());
+    for (auto [k, stacked] : llvm::enumerate(op.getStacked())) {
+      auto type = cast<RankedTensorType>(stacked.getType());
+      // A stacked output that nothing reads (the states a scan saves for a
+      // grad that was not taken) is never allocated nor written.
+      if (stacked.use_empty()) {
+        iterArgs.push_back(Value());
+        continue;
+      }
+      Value perStep = yield.getValues()[numInits + k];
+      SmallVector<OpFoldResult> sizes = {n};
+      for (int64_t d = 1; d < type.getRank(); ++d) {
+        if (!type.isDynamicDim(d)) {
+          sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+          continue;
+        }
+        FailureOr<Value> size = sizeFromAbove(rewriter, op, k, perStep, d - 1);
+        if (failed(size))
+          return rewriter.notifyMatchFailure(
+              op, "a stacked output's dynamic size is not known before the "
+                  "loop");
+        sizes.push_back(*size);
+      }
+      iterArgs.push_back(
+          createLoopDestination(rewriter, loc, sizes, type.getElementType()));
+    }
+    // Results and yields by position; the unread stacked outputs have no
+    // iteration argument (`slot` -1).
+    SmallVector<int64_t> slot;
+    SmallVector<Value> loopInits;
+    for (Value v : iterArgs) {
+      slot.push_back(v ? (int64_t)loopInits.size() : -1);
+      if (v)
+        loopInits.push_back(v);
+    }
+    auto loop = rewriter.create<scf::ForOp>(loc, zero, n, one, loopInits);
+    Block *loopBody = loop.getBody();
+    rewriter.setInsertionPointToStart(loopBody);
+    Value i = loop.getInductionVar();
+    // Step i reads element t of the sequences: i, or n - 1 - i.
+    Value t = i;
+    if (op.getReverse()) {
+      Value last = rewriter.create<arith::SubIOp>(loc, n, one);
+      t = rewriter.create<arith::SubIOp>(loc, last, i);
+    }
+    SmallVector<Value> args(loop.getRegionIterArgs().take_front(numInits));
+    for (Value seq : adaptor.getSequences()) {
+      auto type = cast<RankedTensorType>(seq.getType());
+      auto elementType = RankedTensorType::get(type.getShape().drop_front(),
+                                               type.getElementType());
+      Row row = rowOf(rewriter, loc, seq, t);
+      args.push_back(rewriter.create<tensor::ExtractSliceOp>(
+          loc, elementType, seq, row.offsets, row.sizes, row.strides));
+    }
+    // The conversion replaces the body's arguments when it commits: until
+    // then the yield still names them.
+    SmallVector<Value> bodyArgs(op.getBodyBlock().getArguments());
+    rewriter.mergeBlocks(&op.getBodyBlock(), loopBody, args);
+    // The yield: the outputs into their rows of the stacks first (they may
+    // read a state), then the states copied into their arguments. A state's
+    // next value that is (a view of) another state goes through a
+    // temporary, since that state may be overwritten first.
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> next(yield.getValues().size());
+    for (size_t k = numInits; k < next.size(); ++k) {
+      if (slot[k] < 0)
+        continue;
+      Value dest = loop.getRegionIterArgs()[slot[k]];
+      Row row = rowOf(rewriter, loc, dest, i);
+      next[k] = rewriter.create<tensor::InsertSliceOp>(
+          loc, yield.getValues()[k], dest, row.offsets, row.sizes, row.strides);
+    }
+    SmallVector<Value> values(yield.getValues().take_front(numInits));
+    for (size_t k = 0; k < numInits; ++k) {
+      std::optional<size_t> state = viewedState(
+          values[k], ArrayRef<Value>(bodyArgs).take_front(numInits));
+      if (!state || *state == k)
+        continue;
+      auto type = cast<RankedTensorType>(values[k].getType());
+      Value temp = rewriter.create<tensor::EmptyOp>(
+          loc, tensor::getMixedSizes(rewriter, loc, values[k]),
+          type.getElementType());
+      values[k] =
+          rewriter.create<linalg::CopyOp>(loc, values[k], temp).getResult(0);
+    }
+    for (size_t k = 0; k < numInits; ++k) {
+      Value dest = loop.getRegionIterArgs()[k];
+      next[k] = values[k] == bodyArgs[k]
+                    ? dest
+                    : rewriter.create<linalg::CopyOp>(loc, values[k], dest)
+                          .getResult(0);
+    }
+    SmallVector<Value> yielded, results;
+    for (auto [k, value] : llvm::enumerate(next)) {
+      if (slot[k] >= 0)
+        yielded.push_back(value);
+      results.push_back(slot[k] >= 0 ? loop.getResult(slot[k]) : Value());
+    }
+    rewriter.create<scf::YieldOp>(loc, yielded);
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  /// The state whose argument `value` is, or a view of (through tc ops
+  /// that lower to views: reshape, slice), if any.
+  static std::optional<size_t> viewedState(Value value,
+                                           ArrayRef<Value> bodyArgs) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<ReshapeOp, SliceOp, tensor::ExtractSliceOp,
+               tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+        return std::nullopt;
+      value = def->getOperand(0);
+    }
+    for (auto [k, arg] : llvm::enumerate(bodyArgs))
+      if (arg == value)
+        return k;
+    return std::nullopt;
+  }
+
+  /// The size of dimension `d` of stacked output `k`'s per-step value
+  /// `value`, computed before the loop: from the value itself when it is
+  /// defined above, from a carried state's init or a sequence when it is
+  /// a body argument, or from the product of the function's dimension
+  /// names that the front end recorded in `tc.dims` (one array per stacked
+  /// output, a name for each dynamic size).
+  static FailureOr<Value> sizeFromAbove(OpBuilder &b, ScanOp op, size_t k,
+                                        Value value, int64_t d) {
+    Location loc = op.getLoc();
+    if (!op.getBody().isAncestor(value.getParentRegion()))
+      return b.create<tensor::DimOp>(loc, value, d).getResult();
+    size_t numInits = op.getInits().size();
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == &op.getBodyBlock()) {
+      if (arg.getArgNumber() < numInits)
+        return b
+            .create<tensor::DimOp>(loc, op.getInits()[arg.getArgNumber()], d)
+            .getResult();
+      return b
+          .create<tensor::DimOp>(
+              loc, op.getSequences()[arg.getArgNumber() - numInits], d + 1)
+          .getResult();
+    }
+    auto all = op->getAttrOfType<ArrayAttr>(TcDialect::kDimsAttr);
+    auto func = op->getParentOfType<func::FuncOp>();
+    if (!all || k >= all.size() || !func)
+      return failure();
+    auto dims = dyn_cast<ArrayAttr>(all[k]);
+    if (!dims || d >= (int64_t)dims.size())
+      return failure();
+    auto text = dyn_cast<StringAttr>(dims[d]);
+    std::optional<DimProduct> product =
+        text ? productOf(Dim::dynamic(text.getValue())) : std::nullopt;
+    if (!product)
+      return failure();
+    Value size = b.create<arith::ConstantIndexOp>(loc, product->coef);
+    for (const std::string &factor : product->factors) {
+      Value found;
+      for (BlockArgument arg : func.getArguments()) {
+        auto argDims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                        TcDialect::kDimsAttr);
+        if (!argDims)
+          continue;
+        for (auto [i, name] : llvm::enumerate(argDims))
+          if (auto s = dyn_cast<StringAttr>(name); s && s == factor && !found)
+            found = b.create<tensor::DimOp>(loc, arg, i);
+      }
+      if (!found)
+        return failure();
+      size = b.create<arith::MulIOp>(loc, size, found);
+    }
+    return size;
+  }
+};
+
+/// `scf.if` yielding one value or the other; control-flow-sink then moves
+/// what only one branch reads into it, so only the branch taken runs.
+struct IfElseToIf : OpConversionPattern<IfElseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IfElseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value condition = rewriter.create<tensor::ExtractOp>(
+        loc, adaptor.getCondition(), ValueRange{});
+    auto branch = rewriter.create<scf::IfOp>(
+        loc, condition,
+        [&](OpBuilder &b, Location loc) {
+          b.create<scf::YieldOp>(loc, adaptor.getOnTrue());
+        },
+        [&](OpBuilder &b, Location loc) {
+          b.create<scf::YieldOp>(loc, adaptor.getOnFalse());
+        });
+    Value result = branch.getResult(0);
+    // The result gets a buffer of its own: eliminate-empty-tensors would
+    // otherwise make a branch compute straight into the buffer of an
+    // output or of a value the other branch reads, which One-Shot
+    // Bufferize (MLIR 19) then refuses as a read-after-write conflict.
+    // (The copy is of the one value taken.)
+    {
+      Value dest = createLoopDestination(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, result),
+          op.getType().getElementType());
+      result = rewriter.create<linalg::CopyOp>(loc, result, dest).getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::tc::populateTcControlFlowToScfPatterns(RewritePatternSet &patterns) {
+  patterns.add<ScanToFor, IfElseToIf>(patterns.getContext());
+}

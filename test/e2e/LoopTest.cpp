@@ -1,0 +1,120 @@
+//===- LoopTest.cpp - scan over steps -------------------------------------===//
+//
+// `scan` compiled (an scf.for whose states update in place) against the
+// reference interpreter's step-by-step semantics: an Elman RNN over dtypes
+// and dynamic numbers of steps (0 included), backwards, a pure map over
+// two sequences, a counted loop without sequences, several states, shared
+// variables read in the body, and a scan inside a scan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/e2e/Harness.h"
+
+using namespace tcc::e2e;
+
+namespace {
+
+const std::vector<DTypeKind> kFloatTypes = {DTypeKind::F32, DTypeKind::F64,
+                                            DTypeKind::F16, DTypeKind::BF16};
+
+} // namespace
+
+TEST_CASE("scan: an Elman RNN over dtypes, forwards and backwards", "[loops]") {
+  Random rng(2401);
+  for (DTypeKind dtype : kFloatTypes) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    Graph g("tg 1\n"
+            "func rnn(xs : " +
+            t + "[T, B, 3], h0 : " + t + "[B, 4], Wx : " + t +
+            "[3, 4], Wh : " + t + "[4, 4]) -> (hT : " + t +
+            "[B, 4], hs : " + t + "[T, B, 4], rT : " + t + "[B, 4], rs : " + t +
+            "[T, B, 4]) {\n"
+            "  hT, hs = scan(h = h0, x in xs) {\n"
+            "    h1 = tanh(matmul(x, Wx) + matmul(h, Wh))\n"
+            "    return h1, h1\n"
+            "  }\n"
+            "  rT, rs = scan(h = h0, x in xs, go_backwards=true) {\n"
+            "    return tanh(matmul(x, Wx) + matmul(h, Wh)), h * 2\n"
+            "  }\n"
+            "}\n");
+    bool narrow = dtype == DTypeKind::F16 || dtype == DTypeKind::BF16;
+    Tolerance tol;
+    if (narrow)
+      tol = {5e-2, 5e-2};
+    for (int64_t steps : {0, 1, 6}) {
+      INFO("T = " << steps);
+      g.call("rnn",
+             {rng.uniform(dtype, {steps, 2, 3}), rng.uniform(dtype, {2, 4}),
+              rng.uniform(dtype, {3, 4}), rng.uniform(dtype, {4, 4})},
+             tol);
+    }
+  }
+}
+
+TEST_CASE("scan: a map over two integer sequences", "[loops]") {
+  Random rng(2402);
+  for (DTypeKind dtype : {DTypeKind::I32, DTypeKind::I64}) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    Graph g("tg 1\n"
+            "func map(a : " +
+            t + "[N, 5], b : " + t + "[N]) -> (y : " + t + "[N, 5], z : " + t +
+            "[N]) {\n"
+            "  y, z = scan(u in a, v in b) {\n"
+            "    return u * v + 1, sum(u) - v\n"
+            "  }\n"
+            "}\n");
+    for (int64_t n : {1, 9})
+      g.call("map", {rng.uniform(dtype, {n, 5}, -9, 9),
+                     rng.uniform(dtype, {n}, -9, 9)});
+  }
+}
+
+TEST_CASE("scan: a counted loop, several states, shared reads", "[loops]") {
+  Random rng(2403);
+  Graph g(R"(tg 1
+shared decay : f64[] = fill(0.5)
+func counted(x0 : f64[N], k : i64[]) -> (x : f64[N], n : i64[], xs : f64[N, N]) {
+  x, n, xs = scan(s = x0, c = k, n_steps=N) {
+    return s * decay + 1, c + 1, s
+  }
+  updates { decay = decay * 0.5 }
+}
+func nested(a : f32[T, 3]) -> (total : f32[3], rows : f32[T, 3]) {
+  total, rows = scan(acc = zeros([3], dtype=f32), row in a) {
+    inner, ignored = scan(v = row, n_steps=3) {
+      return v * 0.5 + acc, v
+    }
+    return acc + inner, inner
+  }
+}
+)");
+  for (int64_t n : {1, 4}) {
+    g.call("counted", {rng.uniform(DTypeKind::F64, {n}),
+                       RefTensor(DTypeKind::I64, {}, {7})});
+  }
+  for (int64_t steps : {0, 5})
+    g.call("nested", {rng.uniform(DTypeKind::F32, {steps, 3})});
+}
+
+TEST_CASE("ifelse: the value the condition picks, over dtypes", "[loops]") {
+  Random rng(2404);
+  for (DTypeKind dtype : {DTypeKind::F32, DTypeKind::F64, DTypeKind::BF16,
+                          DTypeKind::I32, DTypeKind::I64}) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    Graph g("tg 1\n"
+            "func pick(x : " +
+            t + "[N, 3], y : " + t + "[N, 3]) -> (z : " + t +
+            "[N, 3], w : " + t +
+            "[N, 3]) {\n"
+            "  z = ifelse(sum(x) > sum(y), x * y + 1, y - x)\n"
+            "  w = ifelse(max(x) > 100, z, ifelse(min(y) < 0, -z, z * 2))\n"
+            "}\n");
+    for (int64_t n : {1, 6})
+      for (int i = 0; i < 3; ++i)
+        g.call("pick", {rng.uniform(dtype, {n, 3}, -4, 4),
+                        rng.uniform(dtype, {n, 3}, -4, 4)});
+  }
+}
