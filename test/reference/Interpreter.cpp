@@ -381,7 +381,7 @@ CallResult Interpreter::call(llvm::StringRef name,
       checkAgainst(value, detail::tensorType(op.getResult(0)),
                    "the result of " + describeOp(op));
       env[op.getResult(0)] = std::move(value);
-      continue;
+      return;
     }
     if (auto size = dyn_cast<SizeOp>(op)) {
       const RefTensor &x = *operands[0];
