@@ -18,6 +18,9 @@
 #include "runtime/loader/SharedObject.h"
 #include "runtime/train/TrainingLoop.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -164,9 +167,39 @@ std::string describe(const tcc::Array &a) {
   return graphDtypeName(a.dtype()) + tcc::shapeToString(a.shape());
 }
 
-/// Compiles a graph file or tc MLIR for this CPU, through the compile
-/// cache when it is on.
-int compileFile(const std::string &path, tcc::CompilerOptions options,
+/// Keeps only `function` and the functions it calls: tcc run calls one
+/// function, and the others of the file (a training file's predict beside
+/// its step) would cost their compile time for nothing. The compile cache
+/// then keeps an entry per function called. An unknown name keeps every
+/// function, so that the error can list them.
+void keepOnlyCalled(ModuleOp module, llvm::StringRef function) {
+  SymbolTable symbols(module);
+  auto root = symbols.lookup<func::FuncOp>(function);
+  if (!root)
+    return;
+  llvm::SmallPtrSet<Operation *, 8> keep;
+  SmallVector<func::FuncOp> work = {root};
+  while (!work.empty()) {
+    func::FuncOp f = work.pop_back_val();
+    if (!keep.insert(f).second)
+      continue;
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(f))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (auto callee = symbols.lookup<func::FuncOp>(
+                use.getSymbolRef().getRootReference()))
+          work.push_back(callee);
+  }
+  for (func::FuncOp f :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!keep.contains(f))
+      f.erase();
+}
+
+/// Compiles `function` of a graph file or tc MLIR (and what it calls) for
+/// this CPU, through the compile cache when it is on.
+int compileFile(const std::string &path, llvm::StringRef function,
+                tcc::CompilerOptions options,
                 std::shared_ptr<tcc::Program> &program, CompileStep &report) {
   auto parseStart = std::chrono::steady_clock::now();
   options.toolName = "tcc run";
@@ -174,6 +207,7 @@ int compileFile(const std::string &path, tcc::CompilerOptions options,
   OwningOpRef<ModuleOp> module = compiler.parseFile(path);
   if (!module)
     return kBadInput;
+  keepOnlyCalled(*module, function);
   report.parseMs = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - parseStart)
                        .count();
@@ -317,8 +351,8 @@ int tcc::cli::runRun(int argc, char **argv) {
     options.graph.dataParallel = opts.dataParallel;
     options.cache = *cacheSettings;
     options.pipeline = pipeline;
-    if (int rc =
-            compileFile(opts.inputFile, std::move(options), program, report);
+    if (int rc = compileFile(opts.inputFile, opts.function, std::move(options),
+                             program, report);
         rc != kSuccess)
       return rc;
   }
