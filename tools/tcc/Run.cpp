@@ -154,7 +154,9 @@ cl::Option *adoptStatsOption(cl::OptionCategory &category) {
 }
 
 int fail(const tcc::Status &status) {
-  llvm::errs() << "tcc run: error: " << status.message() << "\n";
+  // One write: under mpirun the ranks share stderr, and a line written in
+  // pieces interleaves with another rank's.
+  llvm::errs() << ("tcc run: error: " + status.message() + "\n");
   return kBadInput;
 }
 
