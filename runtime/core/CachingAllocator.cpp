@@ -68,13 +68,15 @@ Result<void *> CachingAllocator::allocate(size_t bytes) {
   return ptr;
 }
 
-Status CachingAllocator::deallocate(void *ptr) {
+Status CachingAllocator::deallocate(void *ptr, size_t *requested) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = live_.find(ptr);
   if (it == live_.end())
     return Status::error(ErrorCode::InvalidArgument,
                          "free of a pointer that is not a live allocation");
   size_t c = it->second.size;
+  if (requested)
+    *requested = it->second.requested;
   live_.erase(it);
   stats_.bytesInUse -= c;
   ++stats_.frees;
@@ -121,12 +123,6 @@ size_t CachingAllocator::blockSize(const void *ptr) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = live_.find(ptr);
   return it == live_.end() ? 0 : it->second.size;
-}
-
-size_t CachingAllocator::requestedSize(const void *ptr) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = live_.find(ptr);
-  return it == live_.end() ? 0 : it->second.requested;
 }
 
 AllocatorStats CachingAllocator::stats() const {

@@ -89,7 +89,8 @@ public:
   /// Returns a block to its free list, or to the backend when the cache is
   /// full. InvalidArgument for a pointer that did not come from allocate()
   /// or was freed already (nothing changes).
-  Status deallocate(void *ptr);
+  /// With `requested`, also says how many bytes the block was asked for.
+  Status deallocate(void *ptr, size_t *requested = nullptr);
   /// Gives every cached (free) block back to the backend; returns the bytes
   /// released.
   size_t trim();
@@ -99,8 +100,6 @@ public:
 
   /// The class size of a live block, or 0 when `ptr` is not one.
   size_t blockSize(const void *ptr) const;
-  /// The bytes asked for when a live block was allocated, or 0.
-  size_t requestedSize(const void *ptr) const;
   AllocatorStats stats() const;
 
 private:

@@ -20,7 +20,6 @@
 #include "runtime/exec/IndexChecks.h"
 #include "runtime/exec/InputChecks.h"
 #include "runtime/exec/Runtime.h"
-#include "runtime/host/TemporaryMeter.h"
 
 #include <algorithm>
 #include <cstring>
@@ -288,16 +287,7 @@ bool Function::fastCall(const std::vector<Array> &inputs,
     bind(out.arg, (*buffer)->data());
   }
 
-  // The call, its temporaries measured as the code allocates and frees
-  // them.
-  TemporaryMeter meter;
-  {
-    ScopedTemporaryMeter metered(meter);
-    entry_(pointers);
-  }
-  counters->recordMeasuredTemporaries(meter.count, meter.bytes,
-                                      uint64_t(meter.peak.load()));
-  footprint.allocated += uint64_t(meter.peak.load());
+  runEntry(pointers, footprint);
   if (checksIds) {
     // A bad id: the code wrote nothing; the outputs handed out are dropped
     // so that no caller reads what was never computed.

@@ -75,6 +75,19 @@ Result<Array> managedCopy(const Array &a, const CountersPtr &counters) {
 
 } // namespace
 
+void Function::runEntry(void **pointers, Footprint &footprint) {
+  // Measured as the code allocates its temporaries and frees each at its
+  // last use: the call's peak is the true one.
+  TemporaryMeter meter;
+  {
+    ScopedTemporaryMeter metered(meter);
+    entry_(pointers);
+  }
+  uint64_t peak = uint64_t(meter.peak.load());
+  counters_->recordMeasuredTemporaries(meter.count, meter.bytes, peak);
+  footprint.allocated += peak;
+}
+
 Result<std::shared_ptr<Buffer>>
 Function::borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
                                const std::vector<ByteRange> &inUse,
@@ -368,16 +381,7 @@ Status Function::callGeneral(const std::vector<Array> &inputs,
                                 : dist::CollectiveCallScope::current();
   if (collectives)
     TCC_RETURN_IF_ERROR(collectives->agree(Status::success()));
-  // The temporaries are measured as the code allocates them and frees
-  // each at its last use: the call's peak is the true one.
-  TemporaryMeter meter;
-  {
-    ScopedTemporaryMeter metered(meter);
-    entry_(pointers.data());
-  }
-  counters->recordMeasuredTemporaries(meter.count, meter.bytes,
-                                      uint64_t(meter.peak.load()));
-  footprint.allocated += uint64_t(meter.peak.load());
+  runEntry(pointers.data(), footprint);
   if (collectives)
     TCC_RETURN_IF_ERROR(collectives->takeError());
   TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, check.record));

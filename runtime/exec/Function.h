@@ -129,6 +129,9 @@ private:
   borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
                        const std::vector<ByteRange> &inUse,
                        Footprint &footprint);
+  /// Runs the entry point on `pointers`, measuring the temporaries the code
+  /// allocates and frees (their peak joins `footprint`).
+  void runEntry(void **pointers, Footprint &footprint);
   /// The device path of call() and callValues() (DeviceCall.cpp); with
   /// `hostResults`, every output comes back as a host array.
   Result<std::vector<Value>> callOnDevice(const std::vector<Value> &inputs,

@@ -36,11 +36,10 @@ __attribute__((visibility("default"))) void *tcc_host_alloc(size_t bytes) {
 __attribute__((visibility("default"))) void tcc_host_free(void *ptr) {
   if (!ptr)
     return;
-  tcc::TemporaryMeter *meter = tcc::currentTemporaryMeter();
-  size_t size = meter ? tcc::hostAllocator().requestedSize(ptr) : 0;
-  if (!tcc::hostAllocator().deallocate(ptr).ok())
+  size_t size = 0;
+  if (!tcc::hostAllocator().deallocate(ptr, &size).ok())
     std::free(ptr);
-  else if (meter)
+  else if (tcc::TemporaryMeter *meter = tcc::currentTemporaryMeter())
     meter->freed(size);
 }
 
