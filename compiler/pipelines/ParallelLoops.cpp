@@ -2,11 +2,11 @@
 //
 // Each top-level scf.parallel becomes
 //
+//   context = {captured values}            // an llvm.alloca on the stack
 //   scf.if (work >= grain) {
-//     context = {captured values}          // an llvm.alloca on the stack
 //     tcc_parallel_for(@F_parallelK, context, trip count of dimension 0)
 //   } else {
-//     the original loop                    // one thread, no call
+//     @F_parallelK(context, 0, trip count)   // one thread, the same code
 //   }
 //
 // where @F_parallelK(context, lo, hi) unpacks the captured values and runs
@@ -193,43 +193,54 @@ struct ParallelLoopsPass
     func::FuncOp runner = declareParallelFor(
         parent->getParentOfType<ModuleOp>(), symbols, body.getFunctionType());
 
-    auto emitCall = [&](OpBuilder &at) {
-      auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-      auto ptr = LLVM::LLVMPointerType::get(ctx);
-      // One context per loop, on the caller's stack, at the function entry
-      // (an alloca in a block that runs many times would grow the stack).
-      OpBuilder entry = OpBuilder::atBlockBegin(&parent.getBody().front());
-      Value count = entry.create<LLVM::ConstantOp>(loc, at.getI64Type(),
-                                                   at.getI64IntegerAttr(1));
-      Value context =
-          entry.create<LLVM::AllocaOp>(loc, ptr, structType, count, 8);
-      for (auto [i, v] : llvm::enumerate(passed)) {
-        Value field = v;
-        if (isa<MemRefType>(v.getType()))
-          field = at.create<UnrealizedConversionCastOp>(loc, fields[i], v)
-                      .getResult(0);
-        else if (isa<IndexType>(v.getType()))
-          field = at.create<arith::IndexCastOp>(loc, fields[i], v);
-        Value slot =
-            at.create<LLVM::GEPOp>(loc, ptr, structType, context,
-                                   ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
-        at.create<LLVM::StoreOp>(loc, field, slot);
-      }
+    // The context is filled once, before the decision: both paths read it.
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    // One context per loop, on the caller's stack, at the function entry
+    // (an alloca in a block that runs many times would grow the stack).
+    OpBuilder entry = OpBuilder::atBlockBegin(&parent.getBody().front());
+    Value count = entry.create<LLVM::ConstantOp>(loc, b.getI64Type(),
+                                                 b.getI64IntegerAttr(1));
+    Value context =
+        entry.create<LLVM::AllocaOp>(loc, ptr, structType, count, 8);
+    for (auto [i, v] : llvm::enumerate(passed)) {
+      Value field = v;
+      if (isa<MemRefType>(v.getType()))
+        field = b.create<UnrealizedConversionCastOp>(loc, fields[i], v)
+                    .getResult(0);
+      else if (isa<IndexType>(v.getType()))
+        field = b.create<arith::IndexCastOp>(loc, fields[i], v);
+      Value slot = b.create<LLVM::GEPOp>(loc, ptr, structType, context,
+                                         ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+      b.create<LLVM::StoreOp>(loc, field, slot);
+    }
+    Value n = b.create<arith::IndexCastOp>(loc, b.getI64Type(), trips);
+    auto callPool = [&](OpBuilder &at) {
       Value function = at.create<func::ConstantOp>(
           loc, body.getFunctionType(), FlatSymbolRefAttr::get(body));
-      Value n = at.create<arith::IndexCastOp>(loc, at.getI64Type(), trips);
       at.create<func::CallOp>(loc, runner, ValueRange{function, context, n});
     };
 
     if (known) { // always big enough
-      emitCall(b);
+      callPool(b);
       loop->erase();
       return eraseUnused();
     }
+    // Below the grain the same body runs all iterations on this thread, so
+    // the loop nest is compiled once, not twice (inline and outlined): on a
+    // transformer's step with symbolic sizes, that was half of the code
+    // LLVM optimized and compiled (docs/performance.md). The body stays a
+    // call (noinline), which costs nanoseconds against the grain's work.
+    body->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
     auto branch = b.create<scf::IfOp>(loc, go, /*withElseRegion=*/true);
     OpBuilder thenBuilder = branch.getThenBodyBuilder();
-    emitCall(thenBuilder);
-    loop->moveBefore(branch.elseBlock()->getTerminator());
+    callPool(thenBuilder);
+    OpBuilder elseBuilder = branch.getElseBodyBuilder();
+    Value zero = elseBuilder.create<LLVM::ConstantOp>(loc, b.getI64Type(),
+                                                      b.getI64IntegerAttr(0));
+    elseBuilder.create<func::CallOp>(loc, body, ValueRange{context, zero, n});
+    loop->erase();
+    eraseUnused();
   }
 
   /// NAME_parallelK(context, lo, hi): iterations [lo, hi) of dimension 0.

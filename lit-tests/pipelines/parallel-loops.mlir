@@ -58,17 +58,24 @@ func.func @small(%a: memref<64x64xf32>) {
 // -----
 
 // Dynamic: the work (rows times the inner loop's trip count) decides at run
-// time; the original loop is the small case. An index travels as i64.
+// time. The small case calls the same outlined body for all rows on this
+// thread, so the nest is compiled once. An index travels as i64.
 // CHECK-LABEL: func.func @dynamic
+// CHECK: %[[CTX:.*]] = llvm.alloca
 // CHECK: %[[ROWS:.*]] = memref.dim %arg0, %c0
 // CHECK: %[[COLS:.*]] = memref.dim %arg0, %c1
 // CHECK: %[[GO:.*]] = arith.andi
-// CHECK: scf.if %[[GO]] {
 // CHECK: arith.index_cast %[[COLS]] : index to i64
-// CHECK: call @tcc_parallel_for
+// CHECK: %[[N:.*]] = arith.index_cast %{{[0-9]+}} : index to i64
+// CHECK-NEXT: scf.if %[[GO]] {
+// CHECK: call @tcc_parallel_for(%{{.*}}, %[[CTX]], %[[N]])
 // CHECK: } else {
-// CHECK: scf.parallel
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: call @dynamic_parallel(%[[CTX]], %[[ZERO]], %[[N]])
+// CHECK-NOT: scf.parallel
+// CHECK: return
 // CHECK-LABEL: func.func private @dynamic_parallel
+// CHECK-SAME: passthrough = ["noinline"]
 // CHECK: scf.for
 // CHECK: scf.for
 func.func @dynamic(%a: memref<?x?xf32>) {
