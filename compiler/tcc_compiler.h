@@ -7,6 +7,7 @@
 #include "compiler/codegen/Artifact.h"
 #include "compiler/codegen/Jit.h"
 #include "compiler/driver/Compiler.h"
+#include "compiler/driver/KeepOnlyCalled.h"
 #include "compiler/driver/LoadModule.h"
 #include "compiler/frontend/GraphBuilder.h"
 #include "compiler/pipelines/Registration.h"

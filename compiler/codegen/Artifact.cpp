@@ -1,29 +1,20 @@
 //===- Artifact.cpp - ahead-of-time artifacts: asm, object, shared object -===//
 
 #include "compiler/codegen/Artifact.h"
-#include "compiler/codegen/HostTarget.h"
 #include "compiler/codegen/LowerWithManifest.h"
+#include "compiler/codegen/MachineCode.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/MatmulToBlas.h"
 #include "runtime/core/RuntimeFiles.h"
 #include "runtime/loader/ManifestText.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 
@@ -37,48 +28,58 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
     return failure();
   bool gpu = options.target == CompileTarget::Nvptx;
 
-  std::unique_ptr<llvm::TargetMachine> machine =
-      hostTargetMachine(loc, optLevel, lowered->cpu);
-  if (!machine)
-    return failure();
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(module, context, *machine, optLevel);
-  if (!llvmModule)
-    return failure();
-
   // The manifest travels inside the artifact.
-  llvm::Constant *text = llvm::ConstantDataArray::getString(
-      context, printManifest(lowered->manifest));
-  new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
-                           llvm::GlobalValue::ExternalLinkage, text,
-                           "tcc_manifest");
-
-  auto emit = [&](llvm::raw_pwrite_stream &out,
-                  llvm::CodeGenFileType type) -> LogicalResult {
-    llvm::legacy::PassManager pm;
-    if (machine->addPassesToEmitFile(pm, out, nullptr, type))
-      return emitError(loc) << "the target cannot emit this file type";
-    pm.run(*llvmModule);
-    return success();
+  std::string manifest = printManifest(lowered->manifest);
+  MachineCodeOptions codegen;
+  codegen.optLevel = optLevel;
+  codegen.addToFirstPart = [&](llvm::Module &llvmModule) {
+    llvm::Constant *text =
+        llvm::ConstantDataArray::getString(llvmModule.getContext(), manifest);
+    new llvm::GlobalVariable(llvmModule, text->getType(), /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage, text,
+                             "tcc_manifest");
   };
-  if (kind == ArtifactKind::Assembly)
-    return emit(*os, llvm::CodeGenFileType::AssemblyFile);
-  if (kind == ArtifactKind::Object)
-    return emit(*os, llvm::CodeGenFileType::ObjectFile);
-
-  // A shared object: an object file, linked by the system's C driver.
-  llvm::SmallString<128> objectPath;
-  int fd;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("tcc", "o", fd, objectPath))
-    return emitError(loc) << "cannot create a temporary file: " << ec.message();
-  auto removeObject =
-      llvm::make_scope_exit([&] { llvm::sys::fs::remove(objectPath); });
-  {
-    llvm::raw_fd_ostream object(fd, /*shouldClose=*/true);
-    if (failed(emit(object, llvm::CodeGenFileType::ObjectFile)))
+  // Assembly and object files are one file: the module compiles whole.
+  if (kind != ArtifactKind::SharedObject) {
+    codegen.fileType = kind == ArtifactKind::Assembly
+                           ? llvm::CodeGenFileType::AssemblyFile
+                           : llvm::CodeGenFileType::ObjectFile;
+    FailureOr<std::vector<llvm::SmallVector<char, 0>>> files =
+        emitMachineCode(module, lowered->cpu, codegen);
+    if (failed(files))
       return failure();
+    os->write(files->front().data(), files->front().size());
+    return success();
+  }
+
+  // A shared object: the parts' object files, linked by the system's C
+  // driver.
+  codegen.threads =
+      options.codegenThreads ? options.codegenThreads : compileThreads();
+  codegen.splitMinOps = options.codegenSplitMinOps;
+  FailureOr<std::vector<llvm::SmallVector<char, 0>>> objects =
+      emitMachineCode(module, lowered->cpu, codegen);
+  if (failed(objects))
+    return failure();
+  llvm::SmallVector<std::string> objectPaths;
+  auto removeObjects = llvm::make_scope_exit([&] {
+    for (const std::string &objectPath : objectPaths)
+      llvm::sys::fs::remove(objectPath);
+  });
+  for (const llvm::SmallVector<char, 0> &object : *objects) {
+    llvm::SmallString<128> objectPath;
+    int fd;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("tcc", "o", fd, objectPath))
+      return emitError(loc)
+             << "cannot create a temporary file: " << ec.message();
+    objectPaths.push_back(objectPath.str().str());
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out.write(object.data(), object.size());
+    out.close();
+    if (out.has_error())
+      return emitError(loc) << "cannot write '" << objectPath
+                            << "': " << out.error().message();
   }
   llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("cc");
   if (!linker)
@@ -96,15 +97,11 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
                           << "' (it belongs beside libtcc_runtime.so, or set "
                              "TCC_KERNELS_LIBRARY to the libtcc_kernels.so "
                              "beside it)";
-  llvm::SmallVector<llvm::StringRef> argv = {*linker,
-                                             "-shared",
-                                             "-o",
-                                             pathText,
-                                             objectPath,
-                                             kernels,
-                                             "-Wl,--exclude-libs,ALL",
-                                             "-ldl",
-                                             "-lm"};
+  llvm::SmallVector<llvm::StringRef> argv = {*linker, "-shared", "-o",
+                                             pathText};
+  for (const std::string &objectPath : objectPaths)
+    argv.push_back(objectPath);
+  argv.append({kernels, "-Wl,--exclude-libs,ALL", "-ldl", "-lm"});
   // GPU host code calls the mgpu* functions of libtcc_cuda.so: linked by
   // name, without a path; the runtime opens it before such an artifact.
   std::string cuda = cudaLibraryPath();

@@ -12,6 +12,8 @@ static double clockMs(clockid_t clock) {
 
 double tcc::processCpuMs() { return clockMs(CLOCK_PROCESS_CPUTIME_ID); }
 
+double tcc::threadCpuMs() { return clockMs(CLOCK_THREAD_CPUTIME_ID); }
+
 double tcc::wallMs() { return clockMs(CLOCK_MONOTONIC); }
 
 tcc::PhaseTimer::PhaseTimer(PhaseTime *phase)

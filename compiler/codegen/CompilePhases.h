@@ -37,6 +37,9 @@ private:
 /// The process's CPU time in milliseconds (CLOCK_PROCESS_CPUTIME_ID).
 double processCpuMs();
 
+/// The calling thread's CPU time in milliseconds (CLOCK_THREAD_CPUTIME_ID).
+double threadCpuMs();
+
 /// Monotonic wall time in milliseconds.
 double wallMs();
 

@@ -63,14 +63,14 @@ llvm::ManagedStatic<ShutdownFlag, llvm::object_creator<ShutdownFlag>,
 
 /// Engines released while LLVM was going away, kept reachable (from a
 /// global pointer, so LeakSanitizer does not report them).
-void keep(mlir::ExecutionEngine *engine) {
+void keep(llvm::orc::LLJIT *engine) {
   static auto *mutex = new std::mutex;
-  static auto *kept = new std::vector<mlir::ExecutionEngine *>;
+  static auto *kept = new std::vector<llvm::orc::LLJIT *>;
   std::lock_guard<std::mutex> lock(*mutex);
   kept->push_back(engine);
 }
 
-void release(mlir::ExecutionEngine *engine) {
+void release(llvm::orc::LLJIT *engine) {
   if (llvmGoingAway.load(std::memory_order_acquire))
     keep(engine);
   else
@@ -80,7 +80,7 @@ void release(mlir::ExecutionEngine *engine) {
 } // namespace
 
 std::shared_ptr<void>
-tcc::holdEngine(std::unique_ptr<mlir::ExecutionEngine> engine) {
+tcc::holdEngine(std::unique_ptr<llvm::orc::LLJIT> engine) {
   static const bool watching = [] {
     armExitSentinel();
     (void)*shutdownFlag;
@@ -88,5 +88,5 @@ tcc::holdEngine(std::unique_ptr<mlir::ExecutionEngine> engine) {
     return true;
   }();
   (void)watching;
-  return std::shared_ptr<mlir::ExecutionEngine>(engine.release(), release);
+  return std::shared_ptr<llvm::orc::LLJIT>(engine.release(), release);
 }

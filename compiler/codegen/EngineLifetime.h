@@ -3,7 +3,7 @@
 #ifndef TCC_COMPILER_CODEGEN_ENGINELIFETIME_H
 #define TCC_COMPILER_CODEGEN_ENGINELIFETIME_H
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 
 #include <memory>
 
@@ -17,7 +17,7 @@ namespace tcc {
 /// already be destroyed (hosts keep programs in statics, globals and
 /// thread_locals, destroyed in any order relative to LLVM's), so there it
 /// is not touched at all.
-std::shared_ptr<void> holdEngine(std::unique_ptr<mlir::ExecutionEngine> engine);
+std::shared_ptr<void> holdEngine(std::unique_ptr<llvm::orc::LLJIT> engine);
 
 } // namespace tcc
 

@@ -66,8 +66,9 @@ tcc::hostTargetMachine(Location loc, unsigned opt, const CpuTarget &cpu) {
 }
 
 std::unique_ptr<llvm::Module>
-tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
-                          llvm::TargetMachine &machine, unsigned optLevel) {
+tcc::translateForMachine(ModuleOp module, llvm::LLVMContext &context,
+                         llvm::TargetMachine &machine,
+                         const llvm::StringSet<> &keepExternal) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context);
   if (!llvmModule) {
@@ -86,14 +87,15 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
       continue;
     f.addFnAttr("target-cpu", machine.getTargetCPU());
     f.addFnAttr("target-features", machine.getTargetFeatureString());
-    if (!f.getName().starts_with(entryPointName("")))
+    if (!f.getName().starts_with(entryPointName("")) &&
+        !keepExternal.contains(f.getName()))
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
-  if (llvm::Error error =
-          makeOptimizingTransformer(optLevel, 0, &machine)(llvmModule.get())) {
-    emitError(module.getLoc())
-        << "LLVM optimization failed: " << llvm::toString(std::move(error));
-    return nullptr;
-  }
   return llvmModule;
+}
+
+llvm::Error tcc::optimizeForMachine(llvm::Module &module,
+                                    llvm::TargetMachine &machine,
+                                    unsigned optLevel) {
+  return makeOptimizingTransformer(optLevel, 0, &machine)(&module);
 }

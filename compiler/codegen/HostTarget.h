@@ -6,6 +6,7 @@
 #include "compiler/pipelines/CpuTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -22,14 +23,22 @@ mlir::FailureOr<CpuTarget> resolveCpuAt(mlir::Location loc,
 std::unique_ptr<llvm::TargetMachine>
 hostTargetMachine(mlir::Location loc, unsigned optLevel, const CpuTarget &cpu);
 
-/// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
-/// LLVM's optimization pipeline at `optLevel` with the machine's cost
+/// Translates an LLVM-dialect module to LLVM IR for `machine`: its data
+/// layout and triple, the CPU and features on every function, and internal
+/// linkage for every function but the entry points and those named in
+/// `keepExternal` (called from another part of a split module). Null after
+/// reporting at the module's location.
+std::unique_ptr<llvm::Module>
+translateForMachine(mlir::ModuleOp module, llvm::LLVMContext &context,
+                    llvm::TargetMachine &machine,
+                    const llvm::StringSet<> &keepExternal = {});
+
+/// Runs LLVM's optimization pipeline at `optLevel` with the machine's cost
 /// model (which is what lets the loop vectorizer use vector registers).
-/// The JIT and the ahead-of-time artifacts share this one path.
-std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
-                                                   llvm::LLVMContext &context,
-                                                   llvm::TargetMachine &machine,
-                                                   unsigned optLevel);
+/// Touches nothing but `module` and `machine`: parts of a split module are
+/// optimized on several threads at once.
+llvm::Error optimizeForMachine(llvm::Module &module,
+                               llvm::TargetMachine &machine, unsigned optLevel);
 
 } // namespace tcc
 

@@ -42,6 +42,14 @@ struct PipelineOptions {
   /// level. O2 by default: O3 took half again the compile time of a
   /// transformer's training step for no faster step (docs/performance.md).
   unsigned optLevel = 2;
+  /// Threads that LLVM compiles a large module's parts on (the JIT and
+  /// shared objects; see compiler/codegen/MachineCode.h). 0: compileThreads(),
+  /// which is TCC_COMPILE_THREADS or the cores this process may use. The
+  /// code is the same whatever the count: it is not part of a cache key.
+  unsigned codegenThreads = 0;
+  /// A module with fewer ops than this compiles whole, on one thread: each
+  /// part pays for its own setup. Tests lower it to split small graphs.
+  int64_t codegenSplitMinOps = 4000;
   /// Write the IR after every pass as numbered files under this folder.
   std::string dumpIrAfterAllDir;
   /// Applies MLIR's command-line pass-manager options (timing, printing).

@@ -1,6 +1,7 @@
 // A C++ host that trains an MLP classifier on handwritten digits with tcc:
 //   train_digits examples/train/digits.tg digits.npz [--epochs=E]
 //       [--batch-size=B] [--lr=L] [--min-accuracy=P] [--data-parallel]
+//       [--no-cache]
 // With --data-parallel it is one rank of an MPI job (scripts/mpirun-local
 // -np N train_digits ... --data-parallel): gradients are averaged across
 // ranks, the parameters start from rank 0's, each rank takes its share of
@@ -8,7 +9,10 @@
 // digits.npz comes from make_digits.py (x_train, y_train, x_test, y_test).
 // The graph file holds the model: its parameters are shared variables that
 // `train_step` updates in place (gradients by `grad`), and `predict` gives
-// class ids. The host only shuffles, slices mini-batches and counts.
+// class ids. The host only shuffles, slices mini-batches and counts. Like
+// `tcc run`, it compiles through the persistent compile cache (TCC_CACHE_DIR,
+// else ~/.cache/tcc) unless --no-cache or TCC_CACHE=0: a second run loads
+// the program instead of compiling it.
 #include <tcc/compiler/tcc_compiler.h>
 #include <tcc/runtime/dist/CollectiveCall.h>
 #include <tcc/runtime/dist/DataParallel.h>
@@ -33,6 +37,7 @@ struct Options {
   float learningRate = 0.05f;
   double minAccuracy = 0; ///< in percent; the exit status checks it
   bool dataParallel = false;
+  bool noCache = false;
 };
 
 bool parseOptions(int argc, char **argv, Options &o) {
@@ -52,6 +57,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.minAccuracy = std::strtod(v, nullptr);
     else if (std::strcmp(a, "--data-parallel") == 0)
       o.dataParallel = true;
+    else if (std::strcmp(a, "--no-cache") == 0)
+      o.noCache = true;
     else if (a[0] == '-')
       return false;
     else if (!o.graph)
@@ -70,9 +77,18 @@ int fail(const tcc::Status &s) {
 }
 
 /// Compiles the graph file for this CPU; null after printing errors.
-std::shared_ptr<tcc::Program> compile(const char *path, bool dataParallel) {
+std::shared_ptr<tcc::Program> compile(const char *path, bool dataParallel,
+                                      bool noCache) {
   tcc::CompilerOptions options;
   options.graph.dataParallel = dataParallel;
+  tcc::CacheFlags flags;
+  flags.noCache = noCache;
+  tcc::Result<tcc::CacheSettings> cache = tcc::resolveCacheSettings(flags);
+  if (!cache.ok()) {
+    fail(cache.status());
+    return nullptr;
+  }
+  options.cache = cache.value();
   options.toolName = "train_digits"; // "train_digits: error: cannot open ..."
   tcc::Compiler compiler(std::move(options));
   mlir::FailureOr<std::shared_ptr<tcc::Program>> program =
@@ -123,7 +139,8 @@ int main(int argc, char **argv) {
   if (!parseOptions(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: %s GRAPH.tg DIGITS.npz [--epochs=E] [--batch-size=B] "
-                 "[--lr=L] [--min-accuracy=PERCENT] [--data-parallel]\n",
+                 "[--lr=L] [--min-accuracy=PERCENT] [--data-parallel] "
+                 "[--no-cache]\n",
                  argv[0]);
     return 2;
   }
@@ -158,7 +175,8 @@ int main(int argc, char **argv) {
   }
 
   auto start = std::chrono::steady_clock::now();
-  std::shared_ptr<tcc::Program> program = compile(o.graph, o.dataParallel);
+  std::shared_ptr<tcc::Program> program =
+      compile(o.graph, o.dataParallel, o.noCache);
   if (!program)
     return 1;
   tcc::Runtime runtime;

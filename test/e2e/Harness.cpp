@@ -24,8 +24,9 @@ std::string tgShape(const std::vector<std::string> &dims) {
 /// A compiler that keeps its diagnostics for the test's report,
 /// single-threaded (the tests are small; a thread pool per graph would only
 /// cost time).
-static CompilerOptions testOptions() {
+static CompilerOptions testOptions(const PipelineOptions &pipeline = {}) {
   CompilerOptions options;
+  options.pipeline = pipeline;
   options.diagnostics = DiagnosticMode::Capture;
   options.threading = false;
   return options;
@@ -219,8 +220,9 @@ std::string readFile(const std::string &path) {
   return s.str();
 }
 
-Graph::Graph(const std::string &source, const std::string &name)
-    : compiler_(testOptions()) {
+Graph::Graph(const std::string &source, const std::string &name,
+             const PipelineOptions &pipeline)
+    : compiler_(testOptions(pipeline)) {
   tcModule_ = parseGraph(compiler_, source, name);
   // The JIT lowers its module in place; the reference keeps the original.
   mlir::OwningOpRef<mlir::ModuleOp> toCompile(tcModule_->clone());

@@ -1,6 +1,7 @@
 //===- Compile.cpp - tcc compile ------------------------------------------===//
 
 #include "Commands.h"
+#include "CodegenOptions.h"
 #include "CpuOption.h"
 #include "compiler/codegen/Artifact.h"
 #include "compiler/driver/Compiler.h"
@@ -91,6 +92,7 @@ struct CompileOptions {
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
       cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
   tcc::cli::CpuOption cpu{category};
+  tcc::cli::CodegenOptions codegen{category};
   cl::opt<unsigned> optLevel{"O",
                              cl::Prefix,
                              cl::init(2),
@@ -138,6 +140,7 @@ LogicalResult compileBuffer(const CompileOptions &opts,
   pipeline.gpuArch = opts.gpuArch;
   pipeline.cpu = opts.cpu.value;
   pipeline.optLevel = opts.optLevel;
+  opts.codegen.applyTo(pipeline);
   pipeline.configure = [&](PassManager &pm) -> LogicalResult {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();

@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CodegenOptions.h"
 #include "Commands.h"
 #include "CpuOption.h"
 #include "compiler/cache/CacheSettings.h"
 #include "compiler/driver/Compiler.h"
+#include "compiler/driver/KeepOnlyCalled.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "runtime/core/Npy.h"
 #include "runtime/cuda/CudaDevice.h"
@@ -18,9 +20,6 @@
 #include "runtime/loader/SharedObject.h"
 #include "runtime/train/TrainingLoop.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -123,6 +122,7 @@ struct RunOptions {
       "gpu-arch", cl::desc("The GPU architecture for --target=nvptx"),
       cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(category)};
   tcc::cli::CpuOption cpu{category};
+  tcc::cli::CodegenOptions codegen{category};
   cl::opt<unsigned> optLevel{"O",
                              cl::Prefix,
                              cl::init(2),
@@ -169,35 +169,6 @@ std::string describe(const tcc::Array &a) {
   return graphDtypeName(a.dtype()) + tcc::shapeToString(a.shape());
 }
 
-/// Keeps only `function` and the functions it calls: tcc run calls one
-/// function, and the others of the file (a training file's predict beside
-/// its step) would cost their compile time for nothing. The compile cache
-/// then keeps an entry per function called. An unknown name keeps every
-/// function, so that the error can list them.
-void keepOnlyCalled(ModuleOp module, llvm::StringRef function) {
-  SymbolTable symbols(module);
-  auto root = symbols.lookup<func::FuncOp>(function);
-  if (!root)
-    return;
-  llvm::SmallPtrSet<Operation *, 8> keep;
-  SmallVector<func::FuncOp> work = {root};
-  while (!work.empty()) {
-    func::FuncOp f = work.pop_back_val();
-    if (!keep.insert(f).second)
-      continue;
-    if (std::optional<SymbolTable::UseRange> uses =
-            SymbolTable::getSymbolUses(f))
-      for (const SymbolTable::SymbolUse &use : *uses)
-        if (auto callee = symbols.lookup<func::FuncOp>(
-                use.getSymbolRef().getRootReference()))
-          work.push_back(callee);
-  }
-  for (func::FuncOp f :
-       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (!keep.contains(f))
-      f.erase();
-}
-
 /// Compiles `function` of a graph file or tc MLIR (and what it calls) for
 /// this CPU, through the compile cache when it is on.
 int compileFile(const std::string &path, llvm::StringRef function,
@@ -209,7 +180,7 @@ int compileFile(const std::string &path, llvm::StringRef function,
   OwningOpRef<ModuleOp> module = compiler.parseFile(path);
   if (!module)
     return kBadInput;
-  keepOnlyCalled(*module, function);
+  tcc::keepOnlyCalled(*module, function);
   report.parseMs = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - parseStart)
                        .count();
@@ -264,6 +235,7 @@ int tcc::cli::runRun(int argc, char **argv) {
     return kBadUsage;
   }
   pipeline.optLevel = opts.optLevel;
+  opts.codegen.applyTo(pipeline);
   if (opts.target == "nvptx") {
     if (!tcc::isKnownGpuArch(opts.gpuArch)) {
       llvm::errs() << "tcc run: error: unknown GPU architecture '"

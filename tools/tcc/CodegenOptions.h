@@ -1,0 +1,41 @@
+//===- CodegenOptions.h - how tcc compile and tcc run use LLVM ---*- C++ -*-===//
+
+#ifndef TCC_TOOLS_TCC_CODEGENOPTIONS_H
+#define TCC_TOOLS_TCC_CODEGENOPTIONS_H
+
+#include "compiler/pipelines/Pipelines.h"
+
+#include "llvm/Support/CommandLine.h"
+
+namespace tcc::cli {
+
+/// `--compile-threads=N`, and the hidden `--codegen-split-min-ops=N` that
+/// tests use to split small graphs, in a command's option category.
+struct CodegenOptions {
+  explicit CodegenOptions(llvm::cl::OptionCategory &category)
+      : threads("compile-threads",
+                llvm::cl::desc("Threads LLVM compiles a large program's parts "
+                               "on (default: TCC_COMPILE_THREADS, else the "
+                               "cores this process may use); 1 compiles it "
+                               "whole"),
+                llvm::cl::value_desc("n"), llvm::cl::init(0),
+                llvm::cl::cat(category)),
+        splitMinOps("codegen-split-min-ops",
+                    llvm::cl::desc("Split a program for LLVM from this many "
+                                   "ops of the LLVM dialect on"),
+                    llvm::cl::value_desc("n"),
+                    llvm::cl::init(PipelineOptions().codegenSplitMinOps),
+                    llvm::cl::Hidden, llvm::cl::cat(category)) {}
+
+  void applyTo(PipelineOptions &pipeline) const {
+    pipeline.codegenThreads = threads;
+    pipeline.codegenSplitMinOps = splitMinOps;
+  }
+
+  llvm::cl::opt<unsigned> threads;
+  llvm::cl::opt<int64_t> splitMinOps;
+};
+
+} // namespace tcc::cli
+
+#endif // TCC_TOOLS_TCC_CODEGENOPTIONS_H
