@@ -164,7 +164,15 @@ Wrapped wrapHost(nb::handle value) {
     }
   }
   // Any other host array (DLPack, the buffer protocol), never converted.
-  HostNdArray array = nb::cast<HostNdArray>(value, /*convert=*/false);
+  HostNdArray array;
+  if (!nb::try_cast<HostNdArray>(value, array, /*convert=*/false))
+    throw nb::type_error(
+        ("expected a numpy array (or a host array with DLPack or the buffer "
+         "protocol), got " +
+         std::string(nb::type_name(value.type()).c_str()) +
+         " (a function called with trust_input=True takes arrays of its "
+         "inputs' dtypes only)")
+            .c_str());
   DType dtype = dtypeOf(array.dtype());
   int64_t itemsize = int64_t(dtypeSize(dtype));
   Shape shape(array.ndim());

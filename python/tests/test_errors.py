@@ -75,6 +75,9 @@ def test_call_errors():
         pytensor.function([v], v + 1)(np.array([0.5]))  # float64 into float32
     with pytest.raises(ValueError, match="i_x_0"):
         f(np.ones(2), np.ones(3))  # the runtime's size check, nothing changed
+    f.trust_input = True  # arrays only, unchecked: a number is refused
+    with pytest.raises(TypeError, match="expected a numpy array"):
+        f(np.float64(1.0), np.ones(2))
     b = pt.fvector("b")
     g = pytensor.function([In(b, borrow=True)], b * 2)
     with pytest.raises(TypeError, match="borrowed input"):
