@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """One training step of the digits MLP (examples/train/digits.tg), batch 128:
-tcc against JAX and PyTensor, measured in one run.
+tcc (from C++ and from Python) against JAX and PyTensor, measured in one run.
 
 The step is the same everywhere: 64 -> 64 (tanh) -> 10, softmax
 cross-entropy, gradients by automatic differentiation, SGD with momentum,
 parameters kept in the framework's own memory (tcc's shared variables,
 PyTensor's shared variables, JAX arrays donated to a jitted step). tcc runs
 through `tcc run --batches --repeat` (median per call after a warm-up call);
-the peers are timed in this process as the median of batches of steps.
+tcc's Python package (examples/python/train_digits.py's step, called with
+trust_input) and the peers are timed in this process as the median of
+batches of steps.
 JAX and PyTensor are optional: the table says "not installed" without them.
 They are never a dependency of tcc or of its tests:
 
@@ -76,6 +78,49 @@ def time_tcc(tcc, x, y, steps):
     return ms * 1e3
 
 
+def time_tcc_python(batches, steps):
+    """The same step from Python: examples/python/train_digits.py's graph
+    (digits.tg's, written with tcc's PyTensor API), called with
+    trust_input, from the build's build/python (or an installed tcc)."""
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "build", "python"))
+    try:
+        import tcc as pytensor
+        import tcc.tensor as pt
+    except ImportError:
+        return None
+    params = [pytensor.shared(p) for p in init_params()]
+    velocity = [pytensor.shared(np.zeros_like(p)) for p in init_params()]
+    x, y, lr = pt.fmatrix("x"), pt.ivector("y"), pt.fscalar("lr")
+    w1, b1, w2, b2 = params
+    z = pt.tanh(x @ w1 + b1) @ w2 + b2
+    loss = -(pt.one_hot(y, 10, dtype="float32")
+             * pt.special.log_softmax(z, axis=1)).sum(axis=1).mean()
+    grads = pytensor.grad(loss, params)
+    updates = []
+    for p, v, g in zip(params, velocity, grads):
+        updates.append((v, MOMENTUM * v - lr * g))
+        updates.append((p, p + MOMENTUM * v - lr * g))
+    fn = pytensor.function([x, y, lr], loss, updates=updates)
+    fn.trust_input = True
+    rate = np.array(LR, dtype=np.float32)  # trust_input: arrays only
+    # Contiguous batches, as `tcc run --batches` hands them to the step.
+    own = [(np.ascontiguousarray(bx), np.ascontiguousarray(by))
+           for bx, by in batches]
+    # The statistic of the "tcc" row (`tcc run --repeat`): the median of
+    # the calls after a warm-up call, each timed alone, so that the two
+    # compare the call and not how often the loaded machine preempted them.
+    fn(*own[0], rate)
+    clock = time.perf_counter
+    times = []
+    for i in range(steps):
+        bx, by = own[i % len(own)]
+        start = clock()
+        fn(bx, by, rate)
+        times.append(clock() - start)
+    return statistics.median(times) * 1e6
+
+
 def time_jax(batches, steps):
     try:
         import jax
@@ -141,6 +186,7 @@ def main():
                for i in range(0, len(x) - BATCH + 1, BATCH)]
     rows = [("tcc", time_tcc(args.tcc, x[:len(batches) * BATCH],
                              y[:len(batches) * BATCH], args.steps)),
+            ("tcc from Python", time_tcc_python(batches, args.steps)),
             ("JAX (jit, donated)", time_jax(batches, args.steps // 4)),
             ("PyTensor (shared, updates)", time_pytensor(batches, args.steps // 4))]
     tcc_us = rows[0][1]
@@ -152,7 +198,9 @@ def main():
             print("%-28s %12s %14s" % (name, "not installed", "-"))
         else:
             print("%-28s %12.1f %14.2f" % (name, us, us / tcc_us))
-    peers = [us for _, us in rows[1:] if us is not None]
+    if rows[1][1] is not None:
+        print("tcc from Python / tcc: %.2f (target <= 1.1)" % (rows[1][1] / tcc_us))
+    peers = [us for _, us in rows[2:] if us is not None]
     if peers:
         print("tcc / fastest peer: %.2f (target <= 1.0)" % (tcc_us / min(peers)))
 

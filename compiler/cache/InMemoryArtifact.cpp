@@ -37,8 +37,24 @@ tcc::loadArtifactFromMemory(llvm::StringRef bytes) {
       return Status::error(ErrorCode::IoError,
                            std::string("cannot write an artifact to memory: ") +
                                std::strerror(errno));
-    // The loader maps the file; it stays mapped after the descriptor closes.
-    return loadSharedObject("/proc/self/fd/" + std::to_string(fd));
+    Result<std::shared_ptr<Program>> loaded =
+        loadSharedObject("/proc/self/fd/" + std::to_string(fd));
+    if (!loaded.ok())
+      return loaded;
+    // The loader knows a library by the path it was opened with, and
+    // returns the one already loaded for a path it has seen: had the
+    // descriptor closed now, the next artifact of this process would get the
+    // same number, and its load would return this library (its functions,
+    // not the new ones). So the descriptor stays open while the library is
+    // loaded, and closes after it is unloaded.
+    closeFd.release();
+    std::shared_ptr<Program> program = std::move(loaded).value();
+    program->code = std::shared_ptr<void>(
+        nullptr, [code = std::move(program->code), fd](void *) mutable {
+          code.reset();
+          ::close(fd);
+        });
+    return program;
   }
 
   llvm::SmallString<128> path;

@@ -6,7 +6,8 @@
 // on a `wrt` (active), one backward pass the ops `y` depends on (relevant),
 // and a second backward pass over the ops that are both asks each op's rule
 // (grad/GradRules.h) for the adjoints of its operands, summing the adjoints
-// of values used more than once.
+// of values used more than once. Values taken as constants
+// (consider_constant) pass no gradient back to what they are made of.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +25,12 @@ static bool isFloatTensor(Value v) {
 
 SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
                                           Location loc,
-                                          ArrayRef<Location> wrtLocs) {
+                                          ArrayRef<Location> wrtLocs,
+                                          ArrayRef<TensorRef> constants) {
   SmallVector<TensorRef> results(wrt.size());
   unsigned errorsAtStart = errorCount;
-  if (!y || llvm::any_of(wrt, [](const TensorRef &r) { return !r; }))
+  if (!y || llvm::any_of(wrt, [](const TensorRef &r) { return !r; }) ||
+      llvm::any_of(constants, [](const TensorRef &r) { return !r; }))
     return results;
   auto locOf = [&](size_t i) { return i < wrtLocs.size() ? wrtLocs[i] : loc; };
   if (!currentFunction) {
@@ -63,6 +66,15 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
     error(loc) << "grad of a value of another function";
     return results;
   }
+  llvm::DenseSet<Value> stopAt;
+  for (const TensorRef &c : constants) {
+    if (Value(c.value).getParentBlock() != body) {
+      error(loc) << "grad with a constant (consider_constant) of another "
+                    "function";
+      return results;
+    }
+    stopAt.insert(c.value);
+  }
 
   // The ops up to y's, in definition order (none when y is an argument).
   SmallVector<Operation *> ops;
@@ -87,7 +99,7 @@ SmallVector<TensorRef> GraphBuilder::grad(TensorRef y, ArrayRef<TensorRef> wrt,
   llvm::DenseMap<Value, TensorRef> adjoint;
   adjoint[y.value] = constant(loc, 1.0, y.elementType());
   grad::GradContext ctx(*this, loc);
-  if (failed(backpropagate(ops, active, relevant, adjoint, loc)))
+  if (failed(backpropagate(ops, active, relevant, adjoint, loc, &stopAt)))
     return results;
 
   for (auto [i, w] : llvm::enumerate(wrt)) {
@@ -125,10 +137,23 @@ void GraphBuilder::markRelevant(ArrayRef<Operation *> ops,
 LogicalResult GraphBuilder::backpropagate(
     ArrayRef<Operation *> ops, const llvm::DenseSet<Value> &active,
     const llvm::DenseSet<Value> &relevant,
-    llvm::DenseMap<Value, TensorRef> &adjoint, Location loc) {
+    llvm::DenseMap<Value, TensorRef> &adjoint, Location loc,
+    const llvm::DenseSet<Value> *constants) {
   grad::GradContext ctx(*this, loc);
   const grad::GradRuleTable &rules = grad::gradRules();
+  // The adjoints of constants (consider_constant), set aside when their op
+  // is reached so that it passes nothing back, and put back at the end: a
+  // constant that is also a wrt keeps its own gradient. (Every use of a
+  // value comes after its op, so its adjoint is complete by then.)
+  SmallVector<std::pair<Value, TensorRef>> heldBack;
   for (Operation *op : llvm::reverse(ops)) {
+    if (constants)
+      for (Value r : op->getResults())
+        if (constants->contains(r))
+          if (auto it = adjoint.find(r); it != adjoint.end()) {
+            heldBack.emplace_back(r, it->second);
+            adjoint.erase(it);
+          }
     if (auto scan = dyn_cast<tc::ScanOp>(op)) {
       if (failed(gradScan(scan, active, relevant, adjoint, loc)))
         return failure();
@@ -174,5 +199,7 @@ LogicalResult GraphBuilder::backpropagate(
         it->second = binary(loc, BinaryKind::Add, it->second, d);
     }
   }
+  for (auto &[value, held] : heldBack)
+    adjoint[value] = held;
   return success();
 }

@@ -2,7 +2,8 @@
 //
 // `grad` is the one call with several results, so it has its own syntax:
 // `g = grad(y, x)` is an expression, and `ga, gb = grad(y, [a, b])` the one
-// statement that assigns several names. Both call GraphBuilder::grad.
+// statement that assigns several names; both take `consider_constant=[c,
+// ...]` last. Both call GraphBuilder::grad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,9 +53,32 @@ FailureOr<SmallVector<TensorRef>> Parser::parseGradCall(const Token &name,
   } while (isList && consumeIf(TokenKind::Comma));
   if (isList && failed(expect(TokenKind::RBracket, kGradForm)))
     return failure();
+  // consider_constant=[c, ...] (or one value): values no gradient goes
+  // through, as PyTensor's grad takes them.
+  SmallVector<TensorRef> constants;
+  if (consumeIf(TokenKind::Comma)) {
+    if (!tok.isKeyword("consider_constant"))
+      return unexpected("'consider_constant='", kGradForm);
+    consume();
+    if (failed(expect(TokenKind::Assign, kGradForm)))
+      return failure();
+    bool constantList = consumeIf(TokenKind::LBracket);
+    do {
+      FailureOr<Operand> c = parseComparison();
+      if (failed(c))
+        return failure();
+      FailureOr<TensorRef> cTensor = gradArgument(*c);
+      if (failed(cTensor))
+        return failure();
+      constants.push_back(*cTensor);
+    } while (constantList && consumeIf(TokenKind::Comma));
+    if (constantList && failed(expect(TokenKind::RBracket, kGradForm)))
+      return failure();
+  }
   if (failed(expect(TokenKind::RParen, "to close the argument list")))
     return failure();
-  SmallVector<TensorRef> grads = builder.grad(*yTensor, wrt, loc, wrtLocs);
+  SmallVector<TensorRef> grads =
+      builder.grad(*yTensor, wrt, loc, wrtLocs, constants);
   if (llvm::any_of(grads, [](const TensorRef &g) { return !g; }))
     return failure();
   return grads;

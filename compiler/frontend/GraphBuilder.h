@@ -199,10 +199,14 @@ public:
   /// function being built: inputs, shared variables, intermediate values),
   /// built from this builder's own ops so that it fuses and bufferizes like
   /// hand-written code. `wrtLocs` (optional, one per `wrt`) locates errors
-  /// about each one. On error every result is null (reported at `loc`).
-  llvm::SmallVector<TensorRef>
-  grad(TensorRef y, llvm::ArrayRef<TensorRef> wrt, mlir::Location loc,
-       llvm::ArrayRef<mlir::Location> wrtLocs = {});
+  /// about each one. The values of `constants` (PyTensor's
+  /// `consider_constant`) are taken as constants: no gradient goes through
+  /// them to what they are computed from. On error every result is null
+  /// (reported at `loc`).
+  llvm::SmallVector<TensorRef> grad(TensorRef y, llvm::ArrayRef<TensorRef> wrt,
+                                    mlir::Location loc,
+                                    llvm::ArrayRef<mlir::Location> wrtLocs = {},
+                                    llvm::ArrayRef<TensorRef> constants = {});
   /// A value this builder made, with the symbolic shape it was made with
   /// (anonymous dynamic dimensions for a value it did not make).
   TensorRef valueRef(mlir::Value value) const;
@@ -339,7 +343,8 @@ private:
                 const llvm::DenseSet<mlir::Value> &active,
                 const llvm::DenseSet<mlir::Value> &relevant,
                 llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
-                mlir::Location loc);
+                mlir::Location loc,
+                const llvm::DenseSet<mlir::Value> *constants = nullptr);
   /// Backpropagation through time: a scan of the steps backwards that
   /// recomputes each step from the state it saved and accumulates the
   /// adjoints of the inits, sequences and values the body reads.

@@ -4,8 +4,16 @@
 
 #include <Python.h>
 
+// numpy's C API, in this file only: the wrapping and the making of numpy
+// arrays on every call are the binding's cost of a call (docs/
+// performance.md), and nanobind's general path (the buffer protocol in,
+// numpy.asarray of a DLPack-capable object out) costs several times more.
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
 #include <cstdint>
-#include <vector>
+#include <memory>
+#include <optional>
 
 namespace nb = nanobind;
 
@@ -70,57 +78,41 @@ static DType dtypeOf(nb::dlpack::dtype d) {
                        "float32, float64, int32, int64 and bool)");
 }
 
-static nb::dlpack::dtype dlpackOf(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return nb::dtype<float>();
-  case DType::F64:
-    return nb::dtype<double>();
-  case DType::I32:
-    return nb::dtype<int32_t>();
-  case DType::I64:
-    return nb::dtype<int64_t>();
-  case DType::I1:
-    return nb::dtype<bool>();
-  case DType::F16:
-    return nb::dlpack::dtype{uint8_t(nb::dlpack::dtype_code::Float), 16, 1};
-  case DType::BF16:
-    return nb::dlpack::dtype{uint8_t(nb::dlpack::dtype_code::Bfloat), 16, 1};
-  }
-  return nb::dtype<float>();
+void importNumpy() {
+  if (_import_array() < 0)
+    throw nb::python_error();
 }
 
-Wrapped wrapHost(const HostNdArray &array, nb::handle owner) {
-  DType dtype = dtypeOf(array.dtype());
+/// The reference an Array's buffer holds on the Python object its memory
+/// belongs to. It goes with the last copy of the deleter, called or not (a
+/// wrap that fails drops it too), and with the GIL: a buffer may die on a
+/// thread that runs a call.
+static Buffer::Deleter holdOwner(nb::handle owner) {
+  std::shared_ptr<PyObject> ref(owner.inc_ref().ptr(), [](PyObject *o) {
+    if (!Py_IsInitialized() || _Py_IsFinalizing())
+      return; // the interpreter is gone: nothing to release into
+    PyGILState_STATE state = PyGILState_Ensure();
+    Py_DECREF(o);
+    PyGILState_Release(state);
+  });
+  return [ref = std::move(ref)](void *) {};
+}
+
+/// Wraps `data` with its layout; `release` drops the owner's reference.
+static Wrapped wrapLayout(void *data, DType dtype, Shape shape, Strides strides,
+                          Buffer::Deleter release) {
   size_t itemsize = dtypeSize(dtype);
-  Shape shape(array.ndim());
-  Strides strides(array.ndim());
   bool contiguous = true;
   int64_t expected = int64_t(itemsize);
-  for (size_t k = array.ndim(); k-- > 0;) {
-    shape[k] = int64_t(array.shape(k));
-    strides[k] = int64_t(array.stride(k)) * int64_t(itemsize);
+  for (size_t k = shape.size(); k-- > 0;) {
     if (shape[k] != 1 && strides[k] != expected)
       contiguous = false;
     expected *= shape[k];
   }
-  void *data = const_cast<void *>(array.data());
-  // The memory belongs to `owner`: the Array's buffer holds a reference,
-  // dropped with the GIL (a buffer may die on a thread that runs a call).
-  PyObject *ref = owner.ptr();
-  Py_INCREF(ref);
-  auto release = [ref](void *) {
-    if (!Py_IsInitialized() || _Py_IsFinalizing())
-      return; // the interpreter is gone: nothing to release into
-    PyGILState_STATE state = PyGILState_Ensure();
-    Py_DECREF(ref);
-    PyGILState_Release(state);
-  };
-  Result<Array> wrapped = Array::wrap(data, dtype, shape, strides, release);
-  if (!wrapped.ok()) {
-    Py_DECREF(ref);
+  Result<Array> wrapped =
+      Array::wrap(data, dtype, shape, strides, std::move(release));
+  if (!wrapped.ok())
     raise(wrapped.status());
-  }
   Wrapped w;
   w.array = std::move(wrapped).value();
   w.contiguous = contiguous;
@@ -128,20 +120,131 @@ Wrapped wrapHost(const HostNdArray &array, nb::handle owner) {
   return w;
 }
 
-nb::object toNumpy(const Array &array) {
-  auto *holder = new Array(array);
-  nb::capsule owner(holder,
-                    [](void *p) noexcept { delete static_cast<Array *>(p); });
-  size_t itemsize = array.itemsize();
-  std::vector<size_t> shape(array.ndim());
-  std::vector<int64_t> strides(array.ndim());
-  for (size_t k = 0; k < array.ndim(); ++k) {
-    shape[k] = size_t(array.shape()[k]);
-    strides[k] = array.strides()[k] / int64_t(itemsize);
+/// The tcc dtype of a numpy array's, or nullopt for one that nanobind's
+/// path handles (or rejects): byte-swapped, or a kind tcc lacks.
+static std::optional<DType> numpyDtype(PyArrayObject *a) {
+  PyArray_Descr *d = PyArray_DESCR(a);
+  if (PyArray_ISBYTESWAPPED(a))
+    return std::nullopt;
+  int elsize = int(PyArray_ITEMSIZE(a));
+  switch (d->kind) {
+  case 'f':
+    if (elsize == 4)
+      return DType::F32;
+    if (elsize == 8)
+      return DType::F64;
+    if (elsize == 2)
+      return DType::F16;
+    break;
+  case 'i':
+    if (elsize == 4)
+      return DType::I32;
+    if (elsize == 8)
+      return DType::I64;
+    break;
+  case 'b':
+    if (elsize == 1)
+      return DType::I1;
+    break;
   }
-  nb::ndarray<nb::numpy> result(array.data(), array.ndim(), shape.data(), owner,
-                                strides.data(), dlpackOf(array.dtype()));
-  return nb::cast(result, nb::rv_policy::reference);
+  return std::nullopt;
+}
+
+Wrapped wrapHost(nb::handle value) {
+  if (PyArray_Check(value.ptr())) {
+    auto *a = reinterpret_cast<PyArrayObject *>(value.ptr());
+    if (std::optional<DType> dtype = numpyDtype(a)) {
+      int ndim = PyArray_NDIM(a);
+      const npy_intp *dims = PyArray_DIMS(a);
+      const npy_intp *steps = PyArray_STRIDES(a);
+      Shape shape(dims, dims + ndim);
+      Strides strides(steps, steps + ndim);
+      return wrapLayout(PyArray_DATA(a), *dtype, std::move(shape),
+                        std::move(strides), holdOwner(value));
+    }
+  }
+  // Any other host array (DLPack, the buffer protocol), never converted.
+  HostNdArray array;
+  if (!nb::try_cast<HostNdArray>(value, array, /*convert=*/false))
+    throw nb::type_error(
+        ("expected a numpy array (or a host array with DLPack or the buffer "
+         "protocol), got " +
+         std::string(nb::type_name(value.type()).c_str()) +
+         " (a function called with trust_input=True takes arrays of its "
+         "inputs' dtypes only)")
+            .c_str());
+  DType dtype = dtypeOf(array.dtype());
+  int64_t itemsize = int64_t(dtypeSize(dtype));
+  Shape shape(array.ndim());
+  Strides strides(array.ndim());
+  for (size_t k = 0; k < array.ndim(); ++k) {
+    shape[k] = int64_t(array.shape(k));
+    strides[k] = int64_t(array.stride(k)) * itemsize;
+  }
+  return wrapLayout(const_cast<void *>(array.data()), dtype, std::move(shape),
+                    std::move(strides), holdOwner(value));
+}
+
+/// numpy's type number of a tcc dtype.
+static int numpyType(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return NPY_FLOAT32;
+  case DType::F64:
+    return NPY_FLOAT64;
+  case DType::I32:
+    return NPY_INT32;
+  case DType::I64:
+    return NPY_INT64;
+  case DType::I1:
+    return NPY_BOOL;
+  case DType::F16:
+    return NPY_FLOAT16;
+  case DType::BF16:
+    break;
+  }
+  return -1;
+}
+
+nb::object toNumpy(const Array &array) {
+  int type = numpyType(array.dtype());
+  if (type < 0)
+    throw nb::type_error(
+        ("numpy has no " + std::string(dtypeToName(array.dtype())) + " arrays")
+            .c_str());
+  // The numpy array's base holds the Array, so its buffer lives as long as
+  // every view of it.
+  auto *holder = new Array(array);
+  PyObject *base = PyCapsule_New(holder, "tcc.Array", [](PyObject *capsule) {
+    delete static_cast<Array *>(PyCapsule_GetPointer(capsule, "tcc.Array"));
+  });
+  if (!base) {
+    delete holder;
+    throw nb::python_error();
+  }
+  size_t ndim = array.ndim();
+  npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+  if (ndim > NPY_MAXDIMS) {
+    Py_DECREF(base);
+    throw nb::value_error("numpy arrays have at most 64 dimensions");
+  }
+  for (size_t k = 0; k < ndim; ++k) {
+    dims[k] = npy_intp(array.shape()[k]);
+    strides[k] = npy_intp(array.strides()[k]);
+  }
+  PyObject *result = PyArray_NewFromDescr(
+      &PyArray_Type, PyArray_DescrFromType(type), int(ndim), dims, strides,
+      array.data(), NPY_ARRAY_WRITEABLE, nullptr);
+  if (!result) {
+    Py_DECREF(base);
+    throw nb::python_error();
+  }
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject *>(result), base) <
+      0) { // the base reference is stolen, even on failure
+    Py_DECREF(result);
+    throw nb::python_error();
+  }
+  return nb::steal(result);
 }
 
 void raise(const Status &status) {

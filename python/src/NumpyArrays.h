@@ -40,10 +40,15 @@ struct Wrapped {
   bool aligned = false;
 };
 
-/// A tcc::Array over `array`'s memory, no copy; `owner` (the Python object
-/// the memory belongs to) stays alive while the Array's buffer does. A dtype
-/// tcc lacks is a TypeError.
-Wrapped wrapHost(const HostNdArray &array, nanobind::handle owner);
+/// Loads numpy's C API (the module's initialization; an ImportError raised
+/// when numpy cannot be imported).
+void importNumpy();
+
+/// A tcc::Array over the memory of `value`, a numpy array or any host array
+/// nanobind reads (DLPack, the buffer protocol), never converted nor
+/// copied; `value` stays alive while the Array's buffer does. A dtype tcc
+/// lacks is a TypeError.
+Wrapped wrapHost(nanobind::handle value);
 
 /// A numpy array over `array`'s elements, no copy, keeping its buffer
 /// alive; writeable.

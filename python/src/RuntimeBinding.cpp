@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ManagedSpace.h"
 #include "NumpyArrays.h"
 
 #include "runtime/exec/Runtime.h"
-#include "runtime/loader/SharedObject.h"
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -62,8 +62,7 @@ struct ExclusiveLock {
 /// `value` as an Array over its memory; a misaligned one (which compiled
 /// code must not read) is copied, as no caller can see that copy.
 Array hostArray(nb::handle value, bool &adoptable) {
-  HostNdArray nd = nb::cast<HostNdArray>(value, /*convert=*/false);
-  Wrapped w = wrapHost(nd, value);
+  Wrapped w = wrapHost(value);
   adoptable = w.contiguous && w.aligned;
   if (!w.aligned)
     return valueOrRaise(w.array.copy());
@@ -92,17 +91,49 @@ public:
   /// Calls with numpy arrays in declaration order; returns the outputs as
   /// numpy arrays (fresh ones that Python owns, or views of a borrowed
   /// output's reused buffer).
-  std::vector<nb::object> call(const std::vector<nb::handle> &args) {
-    if (args.size() != inputs.size())
+  nb::list call(nb::args args) {
+    std::vector<Array> outputs = run(args);
+    nb::list results;
+    for (const Array &a : outputs)
+      results.append(toNumpy(a));
+    return results;
+  }
+
+  /// The first output of a call (a function of one output, called with
+  /// `trust_input`: the call that costs least, docs/performance.md).
+  nb::object callOne(nb::args args) {
+    std::vector<Array> outputs = run(args);
+    if (outputs.empty())
+      return nb::none();
+    return toNumpy(outputs[0]);
+  }
+
+  /// (name, dtype, borrow) of each input in order.
+  std::vector<std::tuple<std::string, std::string, bool>> inputSpecs() const {
+    std::vector<std::tuple<std::string, std::string, bool>> specs;
+    for (const ArgSpec *a : inputs)
+      specs.push_back({a->name, dtypeToName(a->dtype), a->borrow});
+    return specs;
+  }
+
+  Function *fn;
+  std::shared_ptr<const Program> program;
+  std::vector<const ArgSpec *> inputs;
+
+private:
+  /// The outputs of a call with the arrays of `args`, the GIL released
+  /// while the function runs.
+  std::vector<Array> run(nb::args args) {
+    size_t n = args.size();
+    if (n != inputs.size())
       throw nb::type_error(("function '" + fn->name() + "' takes " +
                             std::to_string(inputs.size()) + " inputs, got " +
-                            std::to_string(args.size()))
+                            std::to_string(n))
                                .c_str());
     std::vector<Array> arrays;
-    arrays.reserve(args.size());
-    for (size_t i = 0; i < args.size(); ++i) {
-      HostNdArray nd = nb::cast<HostNdArray>(args[i], /*convert=*/false);
-      Wrapped w = wrapHost(nd, args[i]);
+    arrays.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      Wrapped w = wrapHost(args[i]);
       const ArgSpec &spec = *inputs[i];
       if (spec.borrow) {
         // A borrowed input may be written; a copy would lose the writes.
@@ -136,26 +167,9 @@ public:
     }
     if (!status.ok())
       raise(status);
-    std::vector<nb::object> results;
-    results.reserve(outputs.size());
-    for (const Array &a : outputs)
-      results.push_back(toNumpy(a));
-    return results;
+    return outputs;
   }
-
-  /// (name, dtype, borrow) of each input in order.
-  std::vector<std::tuple<std::string, std::string, bool>> inputSpecs() const {
-    std::vector<std::tuple<std::string, std::string, bool>> specs;
-    for (const ArgSpec *a : inputs)
-      specs.push_back({a->name, dtypeToName(a->dtype), a->borrow});
-    return specs;
-  }
-
-  Function *fn;
-  std::shared_ptr<const Program> program;
-  std::vector<const ArgSpec *> inputs;
 };
-
 } // namespace
 
 void bindRuntime(nb::module_ &m) {
@@ -219,29 +233,19 @@ void bindRuntime(nb::module_ &m) {
 
   nb::class_<PyFunction>(m, "Function")
       .def("__call__", &PyFunction::call)
+      .def("call_one", &PyFunction::callOne)
       .def("inputs", &PyFunction::inputSpecs)
       .def_prop_ro("name", [](PyFunction &f) { return f.fn->name(); });
+}
 
-  // Loads a shared object of `tcc compile --emit=so` into the space and
-  // returns its function `name`.
-  m.def("load", [](const std::string &path, const std::string &name) {
-    std::shared_ptr<Program> program;
-    {
-      nb::gil_scoped_release release;
-      Result<std::shared_ptr<Program>> loaded = loadSharedObject(path);
-      if (!loaded.ok()) {
-        nb::gil_scoped_acquire acquire;
-        raise(loaded.status());
-      }
-      program = std::move(loaded).value();
-    }
-    ExclusiveLock lock;
-    Runtime &rt = runtime();
-    Status s = rt.load(program);
-    if (!s.ok())
-      raise(s);
-    return PyFunction(valueOrRaise(rt.function(name)), program);
-  });
+nb::object loadProgram(std::shared_ptr<Program> program,
+                       const std::string &name) {
+  ExclusiveLock lock;
+  Runtime &rt = runtime();
+  Status s = rt.load(program);
+  if (!s.ok())
+    raise(s);
+  return nb::cast(PyFunction(valueOrRaise(rt.function(name)), program));
 }
 
 } // namespace tcc::python

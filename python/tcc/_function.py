@@ -63,9 +63,13 @@ class Out:
         self.borrow = borrow
 
 class _GradGroup:
-    def __init__(self, cost, wrt):
+    """One grad call: its cost, the variables it differentiates with respect
+    to, and those it takes as constants (consider_constant)."""
+
+    def __init__(self, cost, wrt, constants):
         self.cost = cost
         self.wrt = wrt
+        self.constants = constants
 
 
 class Function:
@@ -91,7 +95,7 @@ class Function:
         text, locs = _compile_graph(inputs, outputs, updates, givens, self._fname)
         self._graph_text = text  # for pydotprint: the graph file tcc compiled
         try:
-            self._fn = _build(text, locs, self._fname)
+            self._fn, self._compile_cache = _build(text, locs, self._fname)
         except CompileError as err:
             # An output whose size is static though the graph here could not
             # tell: declare it as tcc computed it, once.
@@ -101,8 +105,9 @@ class Function:
             for out_name, declared, actual in fixes:
                 text = text.replace(f"{out_name} : {declared}",
                                     f"{out_name} : {_merge_dims(declared, actual)}", 1)
-            self._fn = _build(text, locs, self._fname)
+            self._fn, self._compile_cache = _build(text, locs, self._fname)
             self._graph_text = text
+        self._call_one = self._fn.call_one
         self.trust_input = trust_input
         self._by_name = {}
         for k, i in enumerate(inputs):
@@ -152,7 +157,7 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         if self._trusted_single and not kwargs:
-            return self._fn(args)[0]  # trust_input: straight to the runtime
+            return self._call_one(*args)  # trust_input: straight to the runtime
         n = len(self.maker_inputs)
         if self.trust_input and not kwargs:
             values = list(args)
@@ -176,7 +181,7 @@ class Function:
                         raise TypeError(f"missing input {k} ({self.maker_inputs[k].variable!r})")
                     values[k] = self.maker_inputs[k].value
                 values[k] = self._convert(k, values[k])
-        results = self._fn(values)
+        results = self._fn(*values)
         if self._containers:
             for k, value in zip(self._containers, results[self._n_user_outputs:]):
                 self.maker_inputs[k].value = value
@@ -338,9 +343,14 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
 
 def grad(cost, wrt, consider_constant=None, disconnected_inputs="raise", **kwargs):
     """The symbolic gradient of the scalar `cost` with respect to `wrt` (a
-    variable or a list), computed by tcc's own grad."""
-    if consider_constant:
-        raise NotImplementedError("grad(consider_constant=...) is not implemented yet")
+    variable or a list), computed by tcc's own grad. The variables of
+    `consider_constant` are taken as constants: no gradient goes through
+    them to what they are computed from."""
+    constants = list(consider_constant or [])
+    for k, c in enumerate(constants):
+        if not isinstance(c, Variable):
+            raise TypeError(f"consider_constant[{k}] is {type(c).__name__}, "
+                            "not a symbolic variable")
     single = not isinstance(wrt, (list, tuple))
     wrt_list = [wrt] if single else list(wrt)
     if cost.ndim != 0:
@@ -356,7 +366,7 @@ def grad(cost, wrt, consider_constant=None, disconnected_inputs="raise", **kwarg
                 raise DisconnectedInputError(msg)
             if disconnected_inputs == "warn":
                 warnings.warn(msg, stacklevel=2)
-    group = _GradGroup(cost, wrt_list)
+    group = _GradGroup(cost, wrt_list, constants)
     parts = [Variable("grad_part", [cost, w], {"group": group, "index": k}, w.dtype, w.ndim,
                       shape=w.static_shape) for k, w in enumerate(wrt_list)]
     return parts[0] if single else parts

@@ -1,20 +1,15 @@
-"""A function's graph as a tcc graph file, compiled by the `tcc` tool.
+"""A function's graph as a tcc graph file, compiled in this process.
 
 The graph between a function's inputs and its outputs and updates is
 written as one graph file (docs/graph-format.md): one statement per op, each
-noting the Python line that made it. The `tcc` tool compiles it into a
-shared object (`tcc compile --emit=so`), which the module loads into the
-process's managed memory space; tcc's messages are rewritten to point at
-the Python lines.
+noting the Python line that made it. The module compiles the text with
+tcc's compiler (`_tcc.compile`, through the compile cache) and loads it
+into the process's managed memory space; tcc's messages are rewritten to
+point at the Python lines.
 """
 
-import atexit
 import itertools
-import os
 import re
-import shutil
-import subprocess
-import tempfile
 
 import numpy as np
 
@@ -24,7 +19,6 @@ _TG_DTYPE = {"float16": "f16", "float32": "f32", "float64": "f64",
              "int32": "i32", "int64": "i64", "bool": "bool"}
 _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _LOGICAL = {"and": "logical_and", "or": "logical_or", "xor": "logical_xor"}
-_workdir = None
 
 
 
@@ -265,8 +259,12 @@ def _compile_graph(inputs, outputs, updates, givens, fname):
                 cost = e.name(givens.get(group.cost, group.cost))
                 wrt = ", ".join(e.name(givens.get(w, w)) for w in group.wrt)
                 lhs = ", ".join(names)
-                e.stmt(f"{lhs} = grad({cost}, [{wrt}])" if len(names) > 1
-                       else f"{lhs} = grad({cost}, [{wrt}])", v.loc)
+                # A constant the cost does not depend on changes nothing
+                # (and is not in the graph).
+                constants = [e.names[givens.get(c, c).id] for c in group.constants
+                             if givens.get(c, c).id in e.names]
+                kw = f", consider_constant=[{', '.join(constants)}]" if constants else ""
+                e.stmt(f"{lhs} = grad({cost}, [{wrt}]{kw})", v.loc)
             expr = grad_groups[id(group)][p["index"]]
         else:
             raise NotImplementedError(f"op {op!r} in a tcc function")
@@ -315,34 +313,15 @@ def _compile_graph(inputs, outputs, updates, givens, fname):
     lines.append("}")
     return "\n".join(lines) + "\n", locs
 
-def _tool():
-    tool = os.environ.get("TCC_TOOL")
-    if tool:
-        return tool
-    from . import _config
-    return _config.TCC_TOOL
-
-
 def _build(text, locs, fname):
-    global _workdir
-    if _workdir is None:
-        _workdir = tempfile.mkdtemp(prefix="tcc-python-")
-        if not os.environ.get("TCC_PYTHON_KEEP"):
-            atexit.register(shutil.rmtree, _workdir, True)
-    tg = os.path.join(_workdir, fname + ".tg")
-    so = os.path.join(_workdir, fname + ".so")
-    with open(tg, "w") as f:
-        f.write(text)
-    proc = subprocess.run([_tool(), "compile", tg, "--emit=so", "-o", so],
-                          capture_output=True, text=True)
-    try:
-        if proc.returncode != 0:
-            raise CompileError(_located(proc.stderr, tg, locs))
-        return _tcc.load(so, fname)
-    finally:
-        for path in (tg, so):
-            if os.path.exists(path) and not os.environ.get("TCC_PYTHON_KEEP"):
-                os.unlink(path)
+    """Compiles the graph text in this process (tcc's front door, through
+    the compile cache) and loads its function `fname`. Returns it and what
+    the cache did ("hit (key ...)", "miss, stored ...", "off (...)")."""
+    buffer = fname + ".tg"
+    fn, diagnostics, cache = _tcc.compile(text, buffer, fname)
+    if fn is None:
+        raise CompileError(_located(diagnostics, buffer, locs))
+    return fn, cache
 
 
 def _located(stderr, tg, locs):

@@ -1,4 +1,5 @@
-"""tcc.dprint: a graph as text, one op per line (PyTensor's debugprint)."""
+"""tcc.dprint, a graph as text, one op per line (PyTensor's debugprint),
+and pydotprint, drawn by the `tcc` tool."""
 
 import os
 import subprocess
@@ -12,6 +13,16 @@ def _label(v):
     op = v.op if not args else f"{v.op}{{{args}}}"
     name = f" '{v.name}'" if v.name else ""
     return f"{op}{name} [id {v.id}] {v.dtype}{list(v.static_shape)}"
+
+
+def _tool():
+    """The `tcc` tool that draws pydotprint's view: $TCC_TOOL, else the one
+    of this build or installation."""
+    tool = os.environ.get("TCC_TOOL")
+    if tool:
+        return tool
+    from . import _config
+    return _config.TCC_TOOL
 
 
 def dprint(obj, file=None, print_type=True):
@@ -54,7 +65,6 @@ def pydotprint(fct, outfile=None, format="png", **kwargs):
     `tcc.pydotprint.FORMAT`); `format="dot"` writes the Graphviz text,
     any other format is drawn by Graphviz's `dot`."""
     from ._function import Function, function
-    from ._graphfile import _tool
     from ._graph import Variable
     if isinstance(fct, Variable) or isinstance(fct, (list, tuple)):
         roots = list(fct) if isinstance(fct, (list, tuple)) else [fct]

@@ -245,3 +245,28 @@ def test_dimshuffle_drops_broadcastable_axes_and_permutes():
     a = np.arange(6.0).reshape(1, 2, 3)
     r = f(a)
     assert r[0].tolist() == a[0].T.tolist() and r[1].shape == (1, 2, 3)
+
+
+def test_grad_consider_constant_stops_the_gradient():
+    x = pt.dvector("x")
+    c = x * x
+    cost = (c * x).sum()
+    # d/dx sum(x^3) is 3x^2; with c = x^2 constant it is c = x^2.
+    full = pytensor.function([x], pytensor.grad(cost, x))
+    stopped = pytensor.function([x], pytensor.grad(cost, x, consider_constant=[c]))
+    a = np.array([1.0, 2.0, 3.0])
+    close(full(a), 3 * a ** 2)
+    close(stopped(a), a ** 2)
+    # A constant that is also a wrt keeps its own gradient (d cost/dc = x),
+    # and still passes none to x.
+    gx, gc = pytensor.grad(cost, [x, c], consider_constant=[c])
+    f = pytensor.function([x], [gx, gc])
+    got = f(a)
+    close(got[0], a ** 2)
+    close(got[1], a)
+    # A constant the cost does not depend on changes nothing.
+    y = pt.dvector("y")
+    g = pytensor.function([x], pytensor.grad(cost, x, consider_constant=[y * 2]))
+    close(g(a), 3 * a ** 2)
+    with pytest.raises(TypeError, match="consider_constant"):
+        pytensor.grad(cost, x, consider_constant=[np.ones(3)])

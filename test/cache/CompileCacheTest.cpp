@@ -137,6 +137,29 @@ func affine(x : f32[N]) -> (y : f32[N]) {
   CHECK(compileThrough(c, kAffineGraph, otherCompiler).lookup == Outcome::Hit);
 }
 
+TEST_CASE("programs loaded from the cache in one process each run their "
+          "own code",
+          "[cache]") {
+  // Each load goes through a memfd at /proc/self/fd/N: the dynamic loader
+  // knows a library by that path, so a number reused by the next load must
+  // not give back the library loaded first (the Python module compiles
+  // many functions in one process).
+  TempDir dir;
+  TestCache c(dir.path());
+  CachedCompileResult twice = compileThrough(c, kAffineGraph);
+  CachedCompileResult thrice = compileThrough(c, R"(tg 1
+func affine(x : f32[N]) -> (y : f32[N]) {
+  y = 3 * x + 1
+}
+)");
+  CachedCompileResult twiceAgain = compileThrough(c, kAffineGraph);
+  CHECK(twiceAgain.lookup == Outcome::Hit);
+  const std::vector<float> thriceOfX = {1, 4, 8.5f, -8};
+  CHECK(callOnVector(twice.program, "affine", kX) == kAffineOfX);
+  CHECK(callOnVector(thrice.program, "affine", kX) == thriceOfX);
+  CHECK(callOnVector(twiceAgain.program, "affine", kX) == kAffineOfX);
+}
+
 TEST_CASE("a corrupt entry is reported once, removed, recompiled, and "
           "never loaded",
           "[cache][corruption]") {

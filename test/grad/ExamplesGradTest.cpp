@@ -99,7 +99,7 @@ TEST_CASE("docs/graph-format.md: the Gradients examples",
   std::stringstream text;
   text << in.rdbuf();
   std::vector<std::string> blocks = blocksUnder(text.str(), "Gradients");
-  REQUIRE(blocks.size() == 2);
+  REQUIRE(blocks.size() == 3);
 
   // The SGD step: the loss falls on a fixed batch.
   Graph sgd(blocks[0], "graph-format.md");
@@ -121,4 +121,11 @@ TEST_CASE("docs/graph-format.md: the Gradients examples",
   RefTensor d2 = toRef(second.call("second", {v}).outputs[0]);
   for (size_t i = 0; i < 3; ++i)
     CHECK(std::fabs(d2.data[i] - 6 * v.data[i]) < 1e-12);
+
+  // consider_constant: with c = x * x held, the gradient of sum(c * x) is
+  // c, not 3 x ** 2.
+  Graph held(blocks[2], "graph-format.md");
+  RefTensor g = toRef(held.call("held", {v}).outputs[0]);
+  for (size_t i = 0; i < 3; ++i)
+    CHECK(std::fabs(g.data[i] - v.data[i] * v.data[i]) < 1e-12);
 }
