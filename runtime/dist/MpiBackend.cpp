@@ -18,6 +18,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -65,6 +66,13 @@ double timeoutSeconds() {
   return seconds;
 }
 
+/// "600", "2.5": the timeout as a user wrote it.
+std::string secondsText(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
 /// Waits for `request` until the timeout: a rank that never joins (it
 /// failed before the collective, stopped early, or died) fails this one
 /// instead of hanging it.
@@ -88,7 +96,7 @@ Status wait(MPI_Request &request, const char *what) {
       broken = Status::error(
           ErrorCode::IoError,
           std::string(what) + " on rank " + std::to_string(worldRank) +
-              " timed out after " + std::to_string(timeoutSeconds()) +
+              " timed out after " + secondsText(timeoutSeconds()) +
               " s waiting for the other ranks (one failed before it, stopped "
               "early or died; TCC_DIST_TIMEOUT sets the wait)");
       return broken;
