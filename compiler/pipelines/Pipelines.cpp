@@ -141,8 +141,13 @@ static std::string stagePipeline(tcc::Stage s,
            // The index checks' record becomes an argument before the
            // manifest is read off this stage.
            "tc-check-exit" +
-           std::string(
-               options.target == tcc::CompileTarget::Nvptx ? "{gpu=true}" : "");
+           std::string(options.target == tcc::CompileTarget::Nvptx
+                           ? "{gpu=true}"
+                           // Gradients averaged across ranks are reduced
+                           // in buckets that overlap the backward pass.
+                           : ",tc-bucket-gradients{bucket-bytes=" +
+                                 std::to_string(options.gradientBucketBytes) +
+                                 "}");
   case tcc::Stage::Loops:
     // cse merges the equal row-panel views that a panel's zero fill and
     // product write, so that the product overwrites (BLAS's beta = 0)

@@ -42,6 +42,12 @@ struct PipelineOptions {
   /// level. O2 by default: O3 took half again the compile time of a
   /// transformer's training step for no faster step (docs/performance.md).
   unsigned optLevel = 2;
+  /// The largest bucket of gradients, in bytes, that one non-blocking
+  /// all_reduce reduces in place (tc-bucket-gradients; --bucket-bytes):
+  /// PyTorch DDP's 25 MiB by default. 0: one blocking all_reduce per
+  /// gradient.
+  int64_t gradientBucketBytes = kDefaultGradientBucketBytes;
+  static constexpr int64_t kDefaultGradientBucketBytes = 25 << 20;
   /// Write the IR after every pass as numbered files under this folder.
   std::string dumpIrAfterAllDir;
   /// Applies MLIR's command-line pass-manager options (timing, printing).

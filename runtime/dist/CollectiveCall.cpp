@@ -38,7 +38,18 @@ CollectiveCallScope::CollectiveCallScope(const FunctionSpec &spec)
   currentScope = this;
 }
 
-CollectiveCallScope::~CollectiveCallScope() { currentScope = outer_; }
+CollectiveCallScope::~CollectiveCallScope() {
+  for (StartedBucket &b : buckets_)
+    if (b.request >= 0 && communicator_.ok())
+      (void)communicator_.value()->wait(b.request); // its error was reported
+  currentScope = outer_;
+}
+
+CollectiveCallScope::StartedBucket &CollectiveCallScope::bucket(int32_t id) {
+  if (size_t(id) >= buckets_.size())
+    buckets_.resize(size_t(id) + 1);
+  return buckets_[size_t(id)];
+}
 
 CollectiveCallScope *CollectiveCallScope::current() { return currentScope; }
 

@@ -26,6 +26,8 @@
 #include "runtime/dist/Communicator.h"
 #include "runtime/exec/Manifest.h"
 
+#include <vector>
+
 namespace tcc {
 
 /// The communicator that compiled collectives use: the one set with
@@ -43,6 +45,8 @@ namespace dist {
 class CollectiveCallScope {
 public:
   explicit CollectiveCallScope(const FunctionSpec &spec);
+  /// Waits for any bucket still started (a call that stopped early), so
+  /// that no reduction writes into freed memory.
   ~CollectiveCallScope();
   CollectiveCallScope(const CollectiveCallScope &) = delete;
   CollectiveCallScope &operator=(const CollectiveCallScope &) = delete;
@@ -68,8 +72,20 @@ public:
   /// skipped: the others failed at the same one).
   bool failed() const { return !error_.ok(); }
 
+  /// A bucket of gradients whose in-place all_reduce was started
+  /// (tcc_dist_bucket_start_<dtype>) and not yet waited for.
+  struct StartedBucket {
+    int64_t request = -1; ///< the communicator's; -1 when it did not start
+    int32_t ordinal = -1; ///< the start's collective, for errors
+    char *data = nullptr;
+    size_t bytes = 0;
+  };
+  /// The slot of bucket `id` of this call.
+  StartedBucket &bucket(int32_t id);
+
 private:
   const FunctionSpec &spec_;
+  std::vector<StartedBucket> buckets_;
   Result<Communicator *> communicator_;
   CollectiveCallScope *outer_;
   bool agreed_ = false;

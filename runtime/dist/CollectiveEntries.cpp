@@ -7,6 +7,12 @@
 // an error is recorded in the call's CollectiveCallScope (Function::call
 // returns it) and the result is zero-filled.
 //
+// tcc_dist_bucket_start_<dtype> and tcc_dist_bucket_wait are the two halves
+// of a bucket of gradients' all_reduce (dialects/tc/Transforms/
+// BucketGradients.cpp): started, non-blocking and in place, as soon as the
+// bucket's last gradient is written, and waited for before the first read
+// of a reduced gradient.
+//
 //===----------------------------------------------------------------------===//
 
 #include "runtime/dist/CollectiveCall.h"
@@ -158,8 +164,76 @@ void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
                  status.toString().c_str());
 }
 
+/// Starts the in-place all_reduce of a bucket of gradients: `bucket` of the
+/// call, contiguous (the compiler placed the gradients in it), reduced with
+/// `reduction` by the time tcc_dist_bucket_wait(bucket) returns. Every rank
+/// starts the same buckets, of the same static sizes, in the same order.
+void bucketStart(DType dtype, int64_t rank, void *desc, int32_t reduction,
+                 int32_t id, int32_t ordinal) {
+  size_t item = dtypeSize(dtype);
+  View buffer(rank, desc, item);
+  size_t count = size_t(buffer.count());
+  dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
+  if (!scope) { // compiled code called outside Function::call
+    std::fprintf(stderr, "tcc: a bucket all_reduce ran outside a call\n");
+    std::memset(buffer.data, 0, count * item);
+    return;
+  }
+  dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
+  b = {-1, ordinal, buffer.data, count * item};
+  if (scope->failed())
+    return; // the others failed at the same collective: skipped, zeroed
+  Result<Communicator *> comm = scope->communicator();
+  Result<int64_t> request =
+      comm.ok() ? comm.value()->startAllReduce(buffer.data, count, dtype,
+                                               static_cast<ReduceOp>(reduction))
+                : Result<int64_t>(comm.status());
+  if (request.ok())
+    b.request = request.value();
+  else
+    scope->recordError(ordinal, request.status());
+}
+
+void bucketWait(int32_t id) {
+  dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
+  if (!scope)
+    return;
+  dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
+  Status status;
+  if (b.request >= 0) {
+    status = scope->communicator().value()->wait(b.request);
+    b.request = -1;
+  } else if (!scope->failed()) {
+    status = Status::error(ErrorCode::Internal,
+                           "a bucket was waited for before it was started");
+  }
+  if (!status.ok())
+    scope->recordError(b.ordinal, status);
+  if (scope->failed() && b.data)
+    std::memset(b.data, 0, b.bytes);
+}
+
 } // namespace
 } // namespace tcc
+
+#define TCC_DIST_BUCKET_START(suffix, dtype)                                   \
+  extern "C" __attribute__((visibility(                                        \
+      "default"))) void tcc_dist_bucket_start_##suffix(int64_t rank,           \
+                                                       void *bucket,           \
+                                                       int32_t reduction,      \
+                                                       int32_t id,             \
+                                                       int32_t ordinal) {      \
+    tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal);             \
+  }
+TCC_DIST_BUCKET_START(f32, tcc::DType::F32)
+TCC_DIST_BUCKET_START(f64, tcc::DType::F64)
+TCC_DIST_BUCKET_START(i32, tcc::DType::I32)
+TCC_DIST_BUCKET_START(i64, tcc::DType::I64)
+
+extern "C" __attribute__((visibility("default"))) void
+tcc_dist_bucket_wait(int32_t id) {
+  tcc::bucketWait(id);
+}
 
 #define TCC_DIST_ENTRY(suffix, dtype)                                          \
   extern "C" __attribute__((visibility("default"))) void                       \

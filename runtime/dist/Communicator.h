@@ -66,6 +66,17 @@ public:
                            int root) = 0;
   /// Returns when every rank has entered it.
   virtual Status barrier() = 0;
+
+  /// Starts an all_reduce of `buffer` in place and returns at once with a
+  /// request for wait(); the buffer must not be touched until then. Compiled
+  /// code starts a bucket of gradients this way as soon as its last gradient
+  /// is computed, so that the reduction overlaps the rest of the backward
+  /// pass. Backends without their own (NCCL, self) reduce here, blocking,
+  /// and wait() returns the outcome.
+  virtual Result<int64_t> startAllReduce(void *buffer, size_t count,
+                                         DType dtype, ReduceOp op);
+  /// Finishes request `request` of startAllReduce (Mean divides then).
+  virtual Status wait(int64_t request);
 };
 
 /// The job's communicator over MPI (MPI_COMM_WORLD), initialized on the
