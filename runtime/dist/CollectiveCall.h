@@ -41,6 +41,19 @@ void setCollectiveCommunicator(Communicator *communicator);
 
 namespace dist {
 
+/// What the compiled code's collectives cost this process so far (not the
+/// agreement before a call, nor --data-parallel's replica hashes): for
+/// `tcc run --stats` and the overlap measurements of docs/distributed.md.
+struct CommunicationCounters {
+  uint64_t collectives = 0; ///< blocking calls and bucket starts
+  uint64_t bytes = 0;       ///< this rank's bytes reduced, gathered, sent
+  /// Time the compiled code spent inside the collectives: whole blocking
+  /// calls, a bucket's start and its wait. What overlapping hides from a
+  /// bucket's reduction is not in it.
+  uint64_t exposedNanoseconds = 0;
+};
+CommunicationCounters communicationCounters();
+
 /// One call of a function with collectives on this thread (see above).
 class CollectiveCallScope {
 public:

@@ -17,6 +17,8 @@
 
 #include "runtime/dist/CollectiveCall.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +26,22 @@
 
 namespace tcc {
 namespace {
+
+std::atomic<uint64_t> collectiveCount{0}, collectiveBytes{0},
+    exposedNanoseconds{0};
+
+/// Adds the time from its construction to its end to exposedNanoseconds.
+struct ExposedTime {
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  ~ExposedTime() {
+    exposedNanoseconds.fetch_add(
+        uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now() - start)
+                     .count()),
+        std::memory_order_relaxed);
+  }
+};
 
 enum class Kind : int32_t {
   AllReduce = 0,
@@ -148,6 +166,12 @@ void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
   if (scope && scope->failed()) {
     status = Status::error(ErrorCode::Internal, "skipped");
   } else {
+    ExposedTime exposed;
+    if (kind != int32_t(Kind::ProcessRank)) {
+      collectiveCount.fetch_add(1, std::memory_order_relaxed);
+      collectiveBytes.fetch_add(uint64_t(in.count()) * item,
+                                std::memory_order_relaxed);
+    }
     Result<Communicator *> comm =
         scope ? scope->communicator() : collectiveCommunicator();
     status = comm.ok() ? runCollective(**comm, static_cast<Kind>(kind), in, out,
@@ -179,6 +203,9 @@ void bucketStart(DType dtype, int64_t rank, void *desc, int32_t reduction,
     std::memset(buffer.data, 0, count * item);
     return;
   }
+  ExposedTime exposed;
+  collectiveCount.fetch_add(1, std::memory_order_relaxed);
+  collectiveBytes.fetch_add(count * item, std::memory_order_relaxed);
   dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
   b = {-1, ordinal, buffer.data, count * item};
   if (scope->failed())
@@ -198,6 +225,7 @@ void bucketWait(int32_t id) {
   dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
   if (!scope)
     return;
+  ExposedTime exposed;
   dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
   Status status;
   if (b.request >= 0) {
@@ -214,6 +242,13 @@ void bucketWait(int32_t id) {
 }
 
 } // namespace
+
+dist::CommunicationCounters dist::communicationCounters() {
+  return {collectiveCount.load(std::memory_order_relaxed),
+          collectiveBytes.load(std::memory_order_relaxed),
+          exposedNanoseconds.load(std::memory_order_relaxed)};
+}
+
 } // namespace tcc
 
 #define TCC_DIST_BUCKET_START(suffix, dtype)                                   \

@@ -481,6 +481,18 @@ int tcc::cli::runRun(int argc, char **argv) {
                  << runtime.counters().format();
     if (!report.cache.empty())
       llvm::outs() << "compile cache: " << report.cache << "\n";
+    // What the collectives of the compiled code cost rank 0 per step: the
+    // bytes it reduced and the time it waited in them (with buckets, a
+    // reduction that overlapped the backward pass is not waited for).
+    if (ranks && calls) {
+      dist::CommunicationCounters c = dist::communicationCounters();
+      llvm::outs() << "communication (rank 0 of " << ranks->size()
+                   << "): " << c.collectives / calls << " collectives, "
+                   << c.bytes / calls << " bytes per step; "
+                   << llvm::format("%.3f",
+                                   double(c.exposedNanoseconds) / 1e6 / calls)
+                   << " ms per step exposed (waiting in them)\n";
+    }
     // The device's caching allocator also serves the compiled code's
     // temporaries, which the counters above do not see.
     if (program->manifest.target == tcc::Target::Cuda)
