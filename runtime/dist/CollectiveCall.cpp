@@ -26,6 +26,20 @@ Result<Communicator *> collectiveCommunicator() {
   return mpiWorld();
 }
 
+Result<Communicator *> deviceCollectiveCommunicator() {
+  static const Result<Communicator *> device = []() -> Result<Communicator *> {
+    Result<Communicator *> host = collectiveCommunicator();
+    if (!host.ok())
+      return host.status();
+    Result<std::unique_ptr<Communicator>> nccl =
+        ncclCommunicator(*host.value(), 0);
+    if (!nccl.ok())
+      return nccl.status();
+    return nccl.value().release(); // lives until exit, as mpiWorld() does
+  }();
+  return device;
+}
+
 void setCollectiveCommunicator(Communicator *communicator) {
   installed.store(communicator, std::memory_order_release);
 }

@@ -34,6 +34,12 @@ namespace tcc {
 /// setCollectiveCommunicator, else mpiWorld().
 Result<Communicator *> collectiveCommunicator();
 
+/// The communicator of compiled GPU code's collectives (device memory):
+/// NCCL over collectiveCommunicator(), on CUDA device 0 (the runtime's),
+/// created by the first call (collective: every rank makes it in its first
+/// GPU collective) and kept; its error is kept too.
+Result<Communicator *> deviceCollectiveCommunicator();
+
 /// Makes compiled collectives use `communicator` (host memory; it must
 /// outlive its use), or MPI again with nullptr. For hosts that run one rank
 /// without MPI (selfCommunicator()) and for tests.

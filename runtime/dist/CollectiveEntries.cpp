@@ -97,9 +97,12 @@ struct View {
   }
 };
 
-Status runCollective(Communicator &comm, Kind kind, const View &in,
-                     const View &out, DType dtype, int32_t reduction,
-                     int64_t param) {
+/// One collective of compiled code: the ranks agree on the element count
+/// through `meet` (host memory), then `comm` moves the data (host memory,
+/// or device memory when `device`: NCCL).
+Status runCollective(Communicator &meet, Communicator &comm, bool device,
+                     Kind kind, const View &in, const View &out, DType dtype,
+                     int32_t reduction, int64_t param) {
   size_t item = dtypeSize(dtype);
   if (kind == Kind::ProcessRank) {
     int64_t rank = comm.rank();
@@ -111,7 +114,7 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
   int64_t count = in.count();
   int64_t bounds[2] = {count, -count};
   TCC_RETURN_IF_ERROR(
-      comm.allReduce(bounds, bounds, 2, DType::I64, ReduceOp::Max));
+      meet.allReduce(bounds, bounds, 2, DType::I64, ReduceOp::Max));
   if (bounds[0] != count || -bounds[1] != count)
     return Status::error(ErrorCode::ShapeMismatch,
                          "the ranks pass different numbers of elements (from " +
@@ -119,6 +122,10 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
                              std::to_string(bounds[0]) + ")");
   std::vector<char> packed;
   const char *send = in.data;
+  if (!in.contiguous() && device)
+    return Status::error(ErrorCode::Unsupported,
+                         "a strided operand in device memory (NCCL moves "
+                         "contiguous buffers); copy it first");
   if (!in.contiguous()) {
     packed.resize(size_t(count) * item);
     in.pack(packed.data(), item);
@@ -129,9 +136,7 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
   case Kind::AllReduce:
     return comm.allReduce(send, out.data, size_t(count), dtype, op);
   case Kind::Broadcast:
-    if (send != out.data)
-      std::memcpy(out.data, send, size_t(count) * item);
-    return comm.broadcast(out.data, size_t(count), dtype, int(param));
+    return comm.broadcastFrom(send, out.data, size_t(count), dtype, int(param));
   case Kind::AllGather:
     if (param != comm.size())
       return Status::error(ErrorCode::InvalidArgument,
@@ -158,7 +163,7 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
 
 void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
                 void *outDesc, int32_t kind, int32_t reduction, int64_t param,
-                int32_t ordinal) {
+                int32_t ordinal, bool device) {
   size_t item = dtypeSize(dtype);
   View in(inRank, inDesc, item), out(outRank, outDesc, item);
   dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
@@ -174,13 +179,18 @@ void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
     }
     Result<Communicator *> comm =
         scope ? scope->communicator() : collectiveCommunicator();
-    status = comm.ok() ? runCollective(**comm, static_cast<Kind>(kind), in, out,
-                                       dtype, reduction, param)
-                       : comm.status();
+    Result<Communicator *> data =
+        !comm.ok() || !device ? comm : deviceCollectiveCommunicator();
+    status = data.ok() ? runCollective(**comm, **data, device,
+                                       static_cast<Kind>(kind), in, out, dtype,
+                                       reduction, param)
+                       : data.status();
   }
   if (status.ok())
     return;
-  std::memset(out.data, 0, size_t(out.count()) * item);
+  // Device memory is not the host's to clear; the call fails anyway.
+  if (!device)
+    std::memset(out.data, 0, size_t(out.count()) * item);
   if (scope)
     scope->recordError(ordinal, status);
   else // compiled code called outside Function::call: nowhere to return it
@@ -270,15 +280,20 @@ tcc_dist_bucket_wait(int32_t id) {
   tcc::bucketWait(id);
 }
 
-#define TCC_DIST_ENTRY(suffix, dtype)                                          \
-  extern "C" __attribute__((visibility("default"))) void                       \
-      tcc_dist_collective_##suffix(int64_t inRank, void *in, int64_t outRank,  \
-                                   void *out, int32_t kind, int32_t reduction, \
-                                   int64_t param, int32_t ordinal) {           \
+#define TCC_DIST_ENTRY(prefix, suffix, dtype, device)                          \
+  extern "C" __attribute__((visibility("default"))) void prefix##suffix(       \
+      int64_t inRank, void *in, int64_t outRank, void *out, int32_t kind,      \
+      int32_t reduction, int64_t param, int32_t ordinal) {                     \
     tcc::collective(dtype, inRank, in, outRank, out, kind, reduction, param,   \
-                    ordinal);                                                  \
+                    ordinal, device);                                          \
   }
-TCC_DIST_ENTRY(f32, tcc::DType::F32)
-TCC_DIST_ENTRY(f64, tcc::DType::F64)
-TCC_DIST_ENTRY(i32, tcc::DType::I32)
-TCC_DIST_ENTRY(i64, tcc::DType::I64)
+TCC_DIST_ENTRY(tcc_dist_collective_, f32, tcc::DType::F32, false)
+TCC_DIST_ENTRY(tcc_dist_collective_, f64, tcc::DType::F64, false)
+TCC_DIST_ENTRY(tcc_dist_collective_, i32, tcc::DType::I32, false)
+TCC_DIST_ENTRY(tcc_dist_collective_, i64, tcc::DType::I64, false)
+// The GPU program's (--target=nvptx): operand and result in device memory,
+// moved by NCCL, called by the host side once the stream is synchronized.
+TCC_DIST_ENTRY(tcc_dist_device_collective_, f32, tcc::DType::F32, true)
+TCC_DIST_ENTRY(tcc_dist_device_collective_, f64, tcc::DType::F64, true)
+TCC_DIST_ENTRY(tcc_dist_device_collective_, i32, tcc::DType::I32, true)
+TCC_DIST_ENTRY(tcc_dist_device_collective_, i64, tcc::DType::I64, true)

@@ -67,6 +67,13 @@ public:
   /// Returns when every rank has entered it.
   virtual Status barrier() = 0;
 
+  /// broadcast out of place: `recv` of every rank gets rank `root`'s
+  /// `send` (read on the root only). For compiled code, whose result is a
+  /// fresh buffer; NCCL's is one ncclBroadcast on device buffers. By
+  /// default a host copy on the root, then broadcast(recv).
+  virtual Status broadcastFrom(const void *send, void *recv, size_t count,
+                               DType dtype, int root);
+
   /// Starts an all_reduce of `buffer` in place and returns at once with a
   /// request for wait(); the buffer must not be touched until then. Compiled
   /// code starts a bucket of gradients this way as soon as its last gradient

@@ -131,6 +131,21 @@ def HoistLoopBuffers : Pass<"tc-hoist-loop-buffers", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def CollectivesOnDevice : Pass<"tc-collectives-on-device", "::mlir::ModuleOp"> {
+  let summary = "The collectives of a GPU program move device buffers through NCCL";
+  let description = [{
+    Runs on buffers, for --target=nvptx (after One-Shot Bufferize, where
+    every buffer will be device memory). Each collective's runtime call
+    `tcc_dist_collective_<dtype>` becomes `tcc_dist_device_collective_<dtype>`
+    (same arguments): the runtime moves its operand and result, device
+    pointers, with the NCCL communicator (runtime/dist), from the host side
+    of the GPU program. gpu-async-region synchronizes the stream before the
+    call (a call has side effects), so the kernels that wrote the operand
+    are done; NCCL's collective is waited for before the call returns.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def BucketGradients : Pass<"tc-bucket-gradients", "::mlir::ModuleOp"> {
   let summary = "Place averaged gradients in buckets, reduced by non-blocking in-place all_reduces that overlap the backward pass";
   let description = [{
