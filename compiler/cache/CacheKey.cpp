@@ -52,6 +52,10 @@ tcc::CacheKeyInputs tcc::hostCacheKeyInputs(unsigned optLevel,
                        ? "emit=so target=nvptx gpu-arch=" + pipeline.gpuArch
                        : std::string("emit=so target=x86");
   inputs.options += " O" + std::to_string(optLevel);
+  if (pipeline.gradientBucketBytes !=
+      PipelineOptions::kDefaultGradientBucketBytes)
+    inputs.options +=
+        " bucket-bytes=" + std::to_string(pipeline.gradientBucketBytes);
   inputs.triple = llvm::sys::getDefaultTargetTriple();
   // The CPU as the backend will see it: a named CPU by its name, "native"
   // by this machine's name and exact features.

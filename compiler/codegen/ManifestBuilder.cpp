@@ -140,6 +140,20 @@ static FailureOr<tcc::TempSpec> tempSpec(memref::AllocOp alloc,
   Type element = type.getElementType();
   if (element.isIndex())
     element = IntegerType::get(alloc.getContext(), 64);
+  // A bucket of gradients (tc-bucket-gradients) is bytes, viewed whole as
+  // its gradients' element type: it is counted as that.
+  if (element.isInteger(8) && type.hasStaticShape())
+    for (Operation *user : alloc->getUsers())
+      if (auto view = dyn_cast<memref::ViewOp>(user);
+          view && view.getType().getRank() == 1 &&
+          view.getType().hasStaticShape() &&
+          view.getType().getNumElements() *
+                  int64_t(view.getType().getElementTypeBitWidth() / 8) ==
+              type.getNumElements()) {
+        element = view.getType().getElementType();
+        type = view.getType();
+        break;
+      }
   FailureOr<tcc::DType> dtype = dtypeOf(alloc.getLoc(), element);
   if (failed(dtype))
     return failure();

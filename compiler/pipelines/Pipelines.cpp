@@ -141,8 +141,13 @@ static std::string stagePipeline(tcc::Stage s,
            // The index checks' record becomes an argument before the
            // manifest is read off this stage.
            "tc-check-exit" +
-           std::string(
-               options.target == tcc::CompileTarget::Nvptx ? "{gpu=true}" : "");
+           std::string(options.target == tcc::CompileTarget::Nvptx
+                           ? "{gpu=true},tc-collectives-on-device"
+                           // Gradients averaged across ranks are reduced
+                           // in buckets that overlap the backward pass.
+                           : ",tc-bucket-gradients{bucket-bytes=" +
+                                 std::to_string(options.gradientBucketBytes) +
+                                 "}");
   case tcc::Stage::Loops:
     // cse merges the equal row-panel views that a panel's zero fill and
     // product write, so that the product overwrites (BLAS's beta = 0)
@@ -215,7 +220,8 @@ std::string tcc::pipelineBetween(Stage from, Stage to,
 LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
                          const PipelineOptions &options) {
   registerCompilerPasses();
-  // Collectives are runtime calls on the host; NCCL is not lowered yet.
+  // Collectives are runtime calls on the host side of either target; on
+  // nvptx process_rank is not lowered.
   if (options.target == CompileTarget::Nvptx && from == Stage::Tc &&
       failed(tc::rejectCollectives(module, "nvptx")))
     return failure();

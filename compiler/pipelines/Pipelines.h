@@ -50,6 +50,12 @@ struct PipelineOptions {
   /// A module with fewer ops than this compiles whole, on one thread: each
   /// part pays for its own setup. Tests lower it to split small graphs.
   int64_t codegenSplitMinOps = 4000;
+  /// The largest bucket of gradients, in bytes, that one non-blocking
+  /// all_reduce reduces in place (tc-bucket-gradients; --bucket-bytes):
+  /// PyTorch DDP's 25 MiB by default. 0: one blocking all_reduce per
+  /// gradient.
+  int64_t gradientBucketBytes = kDefaultGradientBucketBytes;
+  static constexpr int64_t kDefaultGradientBucketBytes = 25 << 20;
   /// Write the IR after every pass as numbered files under this folder.
   std::string dumpIrAfterAllDir;
   /// Applies MLIR's command-line pass-manager options (timing, printing).

@@ -26,6 +26,20 @@ Result<Communicator *> collectiveCommunicator() {
   return mpiWorld();
 }
 
+Result<Communicator *> deviceCollectiveCommunicator() {
+  static const Result<Communicator *> device = []() -> Result<Communicator *> {
+    Result<Communicator *> host = collectiveCommunicator();
+    if (!host.ok())
+      return host.status();
+    Result<std::unique_ptr<Communicator>> nccl =
+        ncclCommunicator(*host.value(), 0);
+    if (!nccl.ok())
+      return nccl.status();
+    return nccl.value().release(); // lives until exit, as mpiWorld() does
+  }();
+  return device;
+}
+
 void setCollectiveCommunicator(Communicator *communicator) {
   installed.store(communicator, std::memory_order_release);
 }
@@ -38,7 +52,18 @@ CollectiveCallScope::CollectiveCallScope(const FunctionSpec &spec)
   currentScope = this;
 }
 
-CollectiveCallScope::~CollectiveCallScope() { currentScope = outer_; }
+CollectiveCallScope::~CollectiveCallScope() {
+  for (StartedBucket &b : buckets_)
+    if (b.request >= 0 && communicator_.ok())
+      (void)communicator_.value()->wait(b.request); // its error was reported
+  currentScope = outer_;
+}
+
+CollectiveCallScope::StartedBucket &CollectiveCallScope::bucket(int32_t id) {
+  if (size_t(id) >= buckets_.size())
+    buckets_.resize(size_t(id) + 1);
+  return buckets_[size_t(id)];
+}
 
 CollectiveCallScope *CollectiveCallScope::current() { return currentScope; }
 
@@ -63,21 +88,34 @@ Status CollectiveCallScope::agree(const Status &mine) {
                                 " was compiled for " + std::to_string(c.ranks) +
                                 " ranks, this job has " +
                                 std::to_string(comm.size()));
+  // The exchange itself fails when a rank never comes (the timeout): said
+  // of the call, since no op of it ran yet.
+  auto located = [&](const Status &exchange) {
+    return Status::error(
+        exchange.code(),
+        "'" + spec_.name +
+            "': before the call, with the other ranks: " + exchange.message());
+  };
   int32_t failing = local.ok() ? INT32_MAX : comm.rank();
-  TCC_RETURN_IF_ERROR(
-      comm.allReduce(&failing, &failing, 1, DType::I32, ReduceOp::Min));
+  if (Status s =
+          comm.allReduce(&failing, &failing, 1, DType::I32, ReduceOp::Min);
+      !s.ok())
+    return located(s);
   if (failing == INT32_MAX)
     return Status::success();
   // The lowest failing rank's error, word by word: its code, its length,
   // then its bytes.
   std::vector<int64_t> header = {int64_t(local.code()),
                                  int64_t(local.message().size())};
-  TCC_RETURN_IF_ERROR(comm.broadcast(header.data(), 2, DType::I64, failing));
+  if (Status s = comm.broadcast(header.data(), 2, DType::I64, failing); !s.ok())
+    return located(s);
   std::vector<int64_t> words((size_t(header[1]) + 7) / 8);
   if (comm.rank() == failing && !words.empty())
     std::memcpy(words.data(), local.message().data(), local.message().size());
-  TCC_RETURN_IF_ERROR(
-      comm.broadcast(words.data(), words.size(), DType::I64, failing));
+  if (Status s =
+          comm.broadcast(words.data(), words.size(), DType::I64, failing);
+      !s.ok())
+    return located(s);
   std::string message(reinterpret_cast<const char *>(words.data()),
                       size_t(header[1]));
   auto code = static_cast<ErrorCode>(header[0]);

@@ -26,11 +26,19 @@
 #include "runtime/dist/Communicator.h"
 #include "runtime/exec/Manifest.h"
 
+#include <vector>
+
 namespace tcc {
 
 /// The communicator that compiled collectives use: the one set with
 /// setCollectiveCommunicator, else mpiWorld().
 Result<Communicator *> collectiveCommunicator();
+
+/// The communicator of compiled GPU code's collectives (device memory):
+/// NCCL over collectiveCommunicator(), on CUDA device 0 (the runtime's),
+/// created by the first call (collective: every rank makes it in its first
+/// GPU collective) and kept; its error is kept too.
+Result<Communicator *> deviceCollectiveCommunicator();
 
 /// Makes compiled collectives use `communicator` (host memory; it must
 /// outlive its use), or MPI again with nullptr. For hosts that run one rank
@@ -39,10 +47,25 @@ void setCollectiveCommunicator(Communicator *communicator);
 
 namespace dist {
 
+/// What the compiled code's collectives cost this process so far (not the
+/// agreement before a call, nor --data-parallel's replica hashes): for
+/// `tcc run --stats` and the overlap measurements of docs/distributed.md.
+struct CommunicationCounters {
+  uint64_t collectives = 0; ///< blocking calls and bucket starts
+  uint64_t bytes = 0;       ///< this rank's bytes reduced, gathered, sent
+  /// Time the compiled code spent inside the collectives: whole blocking
+  /// calls, a bucket's start and its wait. What overlapping hides from a
+  /// bucket's reduction is not in it.
+  uint64_t exposedNanoseconds = 0;
+};
+CommunicationCounters communicationCounters();
+
 /// One call of a function with collectives on this thread (see above).
 class CollectiveCallScope {
 public:
   explicit CollectiveCallScope(const FunctionSpec &spec);
+  /// Waits for any bucket still started (a call that stopped early), so
+  /// that no reduction writes into freed memory.
   ~CollectiveCallScope();
   CollectiveCallScope(const CollectiveCallScope &) = delete;
   CollectiveCallScope &operator=(const CollectiveCallScope &) = delete;
@@ -68,8 +91,20 @@ public:
   /// skipped: the others failed at the same one).
   bool failed() const { return !error_.ok(); }
 
+  /// A bucket of gradients whose in-place all_reduce was started
+  /// (tcc_dist_bucket_start_<dtype>) and not yet waited for.
+  struct StartedBucket {
+    int64_t request = -1; ///< the communicator's; -1 when it did not start
+    int32_t ordinal = -1; ///< the start's collective, for errors
+    char *data = nullptr;
+    size_t bytes = 0;
+  };
+  /// The slot of bucket `id` of this call.
+  StartedBucket &bucket(int32_t id);
+
 private:
   const FunctionSpec &spec_;
+  std::vector<StartedBucket> buckets_;
   Result<Communicator *> communicator_;
   CollectiveCallScope *outer_;
   bool agreed_ = false;

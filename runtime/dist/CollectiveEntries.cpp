@@ -7,10 +7,18 @@
 // an error is recorded in the call's CollectiveCallScope (Function::call
 // returns it) and the result is zero-filled.
 //
+// tcc_dist_bucket_start_<dtype> and tcc_dist_bucket_wait are the two halves
+// of a bucket of gradients' all_reduce (dialects/tc/Transforms/
+// BucketGradients.cpp): started, non-blocking and in place, as soon as the
+// bucket's last gradient is written, and waited for before the first read
+// of a reduced gradient.
+//
 //===----------------------------------------------------------------------===//
 
 #include "runtime/dist/CollectiveCall.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +26,22 @@
 
 namespace tcc {
 namespace {
+
+std::atomic<uint64_t> collectiveCount{0}, collectiveBytes{0},
+    exposedNanoseconds{0};
+
+/// Adds the time from its construction to its end to exposedNanoseconds.
+struct ExposedTime {
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  ~ExposedTime() {
+    exposedNanoseconds.fetch_add(
+        uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now() - start)
+                     .count()),
+        std::memory_order_relaxed);
+  }
+};
 
 enum class Kind : int32_t {
   AllReduce = 0,
@@ -73,9 +97,12 @@ struct View {
   }
 };
 
-Status runCollective(Communicator &comm, Kind kind, const View &in,
-                     const View &out, DType dtype, int32_t reduction,
-                     int64_t param) {
+/// One collective of compiled code: the ranks agree on the element count
+/// through `meet` (host memory), then `comm` moves the data (host memory,
+/// or device memory when `device`: NCCL).
+Status runCollective(Communicator &meet, Communicator &comm, bool device,
+                     Kind kind, const View &in, const View &out, DType dtype,
+                     int32_t reduction, int64_t param) {
   size_t item = dtypeSize(dtype);
   if (kind == Kind::ProcessRank) {
     int64_t rank = comm.rank();
@@ -87,7 +114,7 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
   int64_t count = in.count();
   int64_t bounds[2] = {count, -count};
   TCC_RETURN_IF_ERROR(
-      comm.allReduce(bounds, bounds, 2, DType::I64, ReduceOp::Max));
+      meet.allReduce(bounds, bounds, 2, DType::I64, ReduceOp::Max));
   if (bounds[0] != count || -bounds[1] != count)
     return Status::error(ErrorCode::ShapeMismatch,
                          "the ranks pass different numbers of elements (from " +
@@ -95,6 +122,10 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
                              std::to_string(bounds[0]) + ")");
   std::vector<char> packed;
   const char *send = in.data;
+  if (!in.contiguous() && device)
+    return Status::error(ErrorCode::Unsupported,
+                         "a strided operand in device memory (NCCL moves "
+                         "contiguous buffers); copy it first");
   if (!in.contiguous()) {
     packed.resize(size_t(count) * item);
     in.pack(packed.data(), item);
@@ -105,9 +136,7 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
   case Kind::AllReduce:
     return comm.allReduce(send, out.data, size_t(count), dtype, op);
   case Kind::Broadcast:
-    if (send != out.data)
-      std::memcpy(out.data, send, size_t(count) * item);
-    return comm.broadcast(out.data, size_t(count), dtype, int(param));
+    return comm.broadcastFrom(send, out.data, size_t(count), dtype, int(param));
   case Kind::AllGather:
     if (param != comm.size())
       return Status::error(ErrorCode::InvalidArgument,
@@ -134,7 +163,7 @@ Status runCollective(Communicator &comm, Kind kind, const View &in,
 
 void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
                 void *outDesc, int32_t kind, int32_t reduction, int64_t param,
-                int32_t ordinal) {
+                int32_t ordinal, bool device) {
   size_t item = dtypeSize(dtype);
   View in(inRank, inDesc, item), out(outRank, outDesc, item);
   dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
@@ -142,15 +171,26 @@ void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
   if (scope && scope->failed()) {
     status = Status::error(ErrorCode::Internal, "skipped");
   } else {
+    ExposedTime exposed;
+    if (kind != int32_t(Kind::ProcessRank)) {
+      collectiveCount.fetch_add(1, std::memory_order_relaxed);
+      collectiveBytes.fetch_add(uint64_t(in.count()) * item,
+                                std::memory_order_relaxed);
+    }
     Result<Communicator *> comm =
         scope ? scope->communicator() : collectiveCommunicator();
-    status = comm.ok() ? runCollective(**comm, static_cast<Kind>(kind), in, out,
-                                       dtype, reduction, param)
-                       : comm.status();
+    Result<Communicator *> data =
+        !comm.ok() || !device ? comm : deviceCollectiveCommunicator();
+    status = data.ok() ? runCollective(**comm, **data, device,
+                                       static_cast<Kind>(kind), in, out, dtype,
+                                       reduction, param)
+                       : data.status();
   }
   if (status.ok())
     return;
-  std::memset(out.data, 0, size_t(out.count()) * item);
+  // Device memory is not the host's to clear; the call fails anyway.
+  if (!device)
+    std::memset(out.data, 0, size_t(out.count()) * item);
   if (scope)
     scope->recordError(ordinal, status);
   else // compiled code called outside Function::call: nowhere to return it
@@ -158,18 +198,102 @@ void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
                  status.toString().c_str());
 }
 
+/// Starts the in-place all_reduce of a bucket of gradients: `bucket` of the
+/// call, contiguous (the compiler placed the gradients in it), reduced with
+/// `reduction` by the time tcc_dist_bucket_wait(bucket) returns. Every rank
+/// starts the same buckets, of the same static sizes, in the same order.
+void bucketStart(DType dtype, int64_t rank, void *desc, int32_t reduction,
+                 int32_t id, int32_t ordinal) {
+  size_t item = dtypeSize(dtype);
+  View buffer(rank, desc, item);
+  size_t count = size_t(buffer.count());
+  dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
+  if (!scope) { // compiled code called outside Function::call
+    std::fprintf(stderr, "tcc: a bucket all_reduce ran outside a call\n");
+    std::memset(buffer.data, 0, count * item);
+    return;
+  }
+  ExposedTime exposed;
+  collectiveCount.fetch_add(1, std::memory_order_relaxed);
+  collectiveBytes.fetch_add(count * item, std::memory_order_relaxed);
+  dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
+  b = {-1, ordinal, buffer.data, count * item};
+  if (scope->failed())
+    return; // the others failed at the same collective: skipped, zeroed
+  Result<Communicator *> comm = scope->communicator();
+  Result<int64_t> request =
+      comm.ok() ? comm.value()->startAllReduce(buffer.data, count, dtype,
+                                               static_cast<ReduceOp>(reduction))
+                : Result<int64_t>(comm.status());
+  if (request.ok())
+    b.request = request.value();
+  else
+    scope->recordError(ordinal, request.status());
+}
+
+void bucketWait(int32_t id) {
+  dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
+  if (!scope)
+    return;
+  ExposedTime exposed;
+  dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
+  Status status;
+  if (b.request >= 0) {
+    status = scope->communicator().value()->wait(b.request);
+    b.request = -1;
+  } else if (!scope->failed()) {
+    status = Status::error(ErrorCode::Internal,
+                           "a bucket was waited for before it was started");
+  }
+  if (!status.ok())
+    scope->recordError(b.ordinal, status);
+  if (scope->failed() && b.data)
+    std::memset(b.data, 0, b.bytes);
+}
+
 } // namespace
+
+dist::CommunicationCounters dist::communicationCounters() {
+  return {collectiveCount.load(std::memory_order_relaxed),
+          collectiveBytes.load(std::memory_order_relaxed),
+          exposedNanoseconds.load(std::memory_order_relaxed)};
+}
+
 } // namespace tcc
 
-#define TCC_DIST_ENTRY(suffix, dtype)                                          \
-  extern "C" __attribute__((visibility("default"))) void                       \
-      tcc_dist_collective_##suffix(int64_t inRank, void *in, int64_t outRank,  \
-                                   void *out, int32_t kind, int32_t reduction, \
-                                   int64_t param, int32_t ordinal) {           \
-    tcc::collective(dtype, inRank, in, outRank, out, kind, reduction, param,   \
-                    ordinal);                                                  \
+#define TCC_DIST_BUCKET_START(suffix, dtype)                                   \
+  extern "C" __attribute__((visibility(                                        \
+      "default"))) void tcc_dist_bucket_start_##suffix(int64_t rank,           \
+                                                       void *bucket,           \
+                                                       int32_t reduction,      \
+                                                       int32_t id,             \
+                                                       int32_t ordinal) {      \
+    tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal);             \
   }
-TCC_DIST_ENTRY(f32, tcc::DType::F32)
-TCC_DIST_ENTRY(f64, tcc::DType::F64)
-TCC_DIST_ENTRY(i32, tcc::DType::I32)
-TCC_DIST_ENTRY(i64, tcc::DType::I64)
+TCC_DIST_BUCKET_START(f32, tcc::DType::F32)
+TCC_DIST_BUCKET_START(f64, tcc::DType::F64)
+TCC_DIST_BUCKET_START(i32, tcc::DType::I32)
+TCC_DIST_BUCKET_START(i64, tcc::DType::I64)
+
+extern "C" __attribute__((visibility("default"))) void
+tcc_dist_bucket_wait(int32_t id) {
+  tcc::bucketWait(id);
+}
+
+#define TCC_DIST_ENTRY(prefix, suffix, dtype, device)                          \
+  extern "C" __attribute__((visibility("default"))) void prefix##suffix(       \
+      int64_t inRank, void *in, int64_t outRank, void *out, int32_t kind,      \
+      int32_t reduction, int64_t param, int32_t ordinal) {                     \
+    tcc::collective(dtype, inRank, in, outRank, out, kind, reduction, param,   \
+                    ordinal, device);                                          \
+  }
+TCC_DIST_ENTRY(tcc_dist_collective_, f32, tcc::DType::F32, false)
+TCC_DIST_ENTRY(tcc_dist_collective_, f64, tcc::DType::F64, false)
+TCC_DIST_ENTRY(tcc_dist_collective_, i32, tcc::DType::I32, false)
+TCC_DIST_ENTRY(tcc_dist_collective_, i64, tcc::DType::I64, false)
+// The GPU program's (--target=nvptx): operand and result in device memory,
+// moved by NCCL, called by the host side once the stream is synchronized.
+TCC_DIST_ENTRY(tcc_dist_device_collective_, f32, tcc::DType::F32, true)
+TCC_DIST_ENTRY(tcc_dist_device_collective_, f64, tcc::DType::F64, true)
+TCC_DIST_ENTRY(tcc_dist_device_collective_, i32, tcc::DType::I32, true)
+TCC_DIST_ENTRY(tcc_dist_device_collective_, i64, tcc::DType::I64, true)

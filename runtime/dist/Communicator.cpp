@@ -79,6 +79,22 @@ private:
 
 } // namespace
 
+Result<int64_t> Communicator::startAllReduce(void *buffer, size_t count,
+                                             DType dtype, ReduceOp op) {
+  TCC_RETURN_IF_ERROR(allReduce(buffer, buffer, count, dtype, op));
+  return int64_t(0);
+}
+
+Status Communicator::wait(int64_t) { return Status::success(); }
+
+Status Communicator::broadcastFrom(const void *send, void *recv, size_t count,
+                                   DType dtype, int root) {
+  TCC_RETURN_IF_ERROR(dist::checkCollectiveDType(dtype, "broadcast"));
+  if (rank() == root && send != recv && count)
+    std::memcpy(recv, send, count * dtypeSize(dtype));
+  return broadcast(recv, count, dtype, root);
+}
+
 std::unique_ptr<Communicator> selfCommunicator() {
   return std::make_unique<SelfCommunicator>();
 }

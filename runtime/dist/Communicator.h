@@ -66,6 +66,24 @@ public:
                            int root) = 0;
   /// Returns when every rank has entered it.
   virtual Status barrier() = 0;
+
+  /// broadcast out of place: `recv` of every rank gets rank `root`'s
+  /// `send` (read on the root only). For compiled code, whose result is a
+  /// fresh buffer; NCCL's is one ncclBroadcast on device buffers. By
+  /// default a host copy on the root, then broadcast(recv).
+  virtual Status broadcastFrom(const void *send, void *recv, size_t count,
+                               DType dtype, int root);
+
+  /// Starts an all_reduce of `buffer` in place and returns at once with a
+  /// request for wait(); the buffer must not be touched until then. Compiled
+  /// code starts a bucket of gradients this way as soon as its last gradient
+  /// is computed, so that the reduction overlaps the rest of the backward
+  /// pass. Backends without their own (NCCL, self) reduce here, blocking,
+  /// and wait() returns the outcome.
+  virtual Result<int64_t> startAllReduce(void *buffer, size_t count,
+                                         DType dtype, ReduceOp op);
+  /// Finishes request `request` of startAllReduce (Mean divides then).
+  virtual Status wait(int64_t request);
 };
 
 /// The job's communicator over MPI (MPI_COMM_WORLD), initialized on the

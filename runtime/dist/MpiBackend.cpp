@@ -18,10 +18,12 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace tcc;
 
@@ -65,6 +67,13 @@ double timeoutSeconds() {
   return seconds;
 }
 
+/// "600", "2.5": the timeout as a user wrote it.
+std::string secondsText(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
 /// Waits for `request` until the timeout: a rank that never joins (it
 /// failed before the collective, stopped early, or died) fails this one
 /// instead of hanging it.
@@ -88,7 +97,7 @@ Status wait(MPI_Request &request, const char *what) {
       broken = Status::error(
           ErrorCode::IoError,
           std::string(what) + " on rank " + std::to_string(worldRank) +
-              " timed out after " + std::to_string(timeoutSeconds()) +
+              " timed out after " + secondsText(timeoutSeconds()) +
               " s waiting for the other ranks (one failed before it, stopped "
               "early or died; TCC_DIST_TIMEOUT sets the wait)");
       return broken;
@@ -197,6 +206,29 @@ Status checkCount(size_t count, const char *what) {
   return Status::success();
 }
 
+/// The started in-place all_reduces (tcc_mpi_start_all_reduce), by
+/// request number; a finished one's slot is reused.
+struct Pending {
+  MPI_Request request = MPI_REQUEST_NULL;
+  void *buffer = nullptr;
+  size_t count = 0;
+  int dtype = 0;
+  int op = 0;
+  bool used = false;
+};
+std::vector<Pending> pending;
+
+/// Lets the started collectives advance: Open MPI moves a non-blocking
+/// collective on only inside MPI calls, so each start tests the others.
+void progressPending() {
+  for (Pending &p : pending) {
+    if (!p.used || p.request == MPI_REQUEST_NULL)
+      continue;
+    int done = 0;
+    MPI_Test(&p.request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -289,6 +321,50 @@ tcc_mpi_broadcast(void *buffer, size_t count, int dtype, int root,
                     "MPI_Ibcast");
       TCC_RETURN_IF_ERROR(wait(request, "broadcast"));
     }
+    return Status::success();
+  }();
+}
+
+__attribute__((visibility("default"))) void
+tcc_mpi_start_all_reduce(void *buffer, size_t count, int dtype, int op,
+                         int64_t *request, Status *out) {
+  *out = [&]() -> Status {
+    MPI_Datatype type;
+    MPI_Op mpi;
+    TCC_RETURN_IF_ERROR(mpiType(dtype, type));
+    TCC_RETURN_IF_ERROR(mpiOp(op, mpi));
+    TCC_RETURN_IF_ERROR(checkCount(count, "all_reduce"));
+    size_t slot = 0;
+    while (slot < pending.size() && pending[slot].used)
+      ++slot;
+    if (slot == pending.size())
+      pending.emplace_back();
+    Pending &p = pending[slot];
+    TCC_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, buffer, static_cast<int>(count),
+                                 type, mpi, MPI_COMM_WORLD, &p.request),
+                  "MPI_Iallreduce");
+    p.buffer = buffer;
+    p.count = count;
+    p.dtype = dtype;
+    p.op = op;
+    p.used = true;
+    *request = int64_t(slot);
+    progressPending();
+    return Status::success();
+  }();
+}
+
+__attribute__((visibility("default"))) void tcc_mpi_wait(int64_t request,
+                                                         Status *out) {
+  *out = [&]() -> Status {
+    if (request < 0 || size_t(request) >= pending.size() ||
+        !pending[size_t(request)].used)
+      return Status::error(ErrorCode::Internal,
+                           "wait for an all_reduce that was not started");
+    Pending &p = pending[size_t(request)];
+    p.used = false;
+    TCC_RETURN_IF_ERROR(wait(p.request, "all_reduce"));
+    finishMean(p.op, p.buffer, p.count, p.dtype);
     return Status::success();
   }();
 }

@@ -78,6 +78,18 @@ public:
                root);
   }
   Status barrier() override { return run(lib_.tcc_mpi_barrier); }
+  Result<int64_t> startAllReduce(void *buffer, size_t count, DType dtype,
+                                 ReduceOp op) override {
+    TCC_RETURN_IF_ERROR(dist::checkCollectiveDType(dtype, "all_reduce"));
+    int64_t request = -1;
+    TCC_RETURN_IF_ERROR(run(lib_.tcc_mpi_start_all_reduce, buffer, count,
+                            static_cast<int>(dtype), static_cast<int>(op),
+                            &request));
+    return request;
+  }
+  Status wait(int64_t request) override {
+    return run(lib_.tcc_mpi_wait, request);
+  }
 
 private:
   template <class F, class... Args> Status run(F f, Args... args) {

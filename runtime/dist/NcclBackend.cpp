@@ -249,14 +249,13 @@ tcc_nccl_reduce_scatter(void *handle, const void *send, void *recv,
 }
 
 __attribute__((visibility("default"))) void
-tcc_nccl_broadcast(void *handle, void *buffer, size_t count, int dtype,
-                   int root, Status *out) {
+tcc_nccl_broadcast(void *handle, const void *send, void *recv, size_t count,
+                   int dtype, int root, Status *out) {
   ncclDataType_t type;
   *out = ncclType(dtype, type);
   if (out->ok())
     *out = run(handle, "ncclBroadcast", [&](Comm &c) {
-      return api().broadcast(buffer, buffer, count, type, root, c.comm,
-                             nullptr);
+      return api().broadcast(send, recv, count, type, root, c.comm, nullptr);
     });
 }
 

@@ -80,7 +80,15 @@ public:
   Status broadcast(void *buffer, size_t count, DType dtype, int root) override {
     TCC_RETURN_IF_ERROR(dist::checkCollectiveDType(dtype, "broadcast"));
     TCC_RETURN_IF_ERROR(dist::checkRoot(root, size_));
-    return run(ncclLibrary().tcc_nccl_broadcast, buffer, count,
+    return run(ncclLibrary().tcc_nccl_broadcast,
+               static_cast<const void *>(buffer), buffer, count,
+               static_cast<int>(dtype), root);
+  }
+  Status broadcastFrom(const void *send, void *recv, size_t count, DType dtype,
+                       int root) override {
+    TCC_RETURN_IF_ERROR(dist::checkCollectiveDType(dtype, "broadcast"));
+    TCC_RETURN_IF_ERROR(dist::checkRoot(root, size_));
+    return run(ncclLibrary().tcc_nccl_broadcast, send, recv, count,
                static_cast<int>(dtype), root);
   }
   /// Every collective is waited for before it returns, so the ranks meet

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/dist/CollectiveCall.h"
 #include "runtime/exec/CallPlan.h"
 #include "runtime/exec/CudaSupport.h"
 #include "runtime/exec/Function.h"
@@ -45,6 +46,20 @@ Result<DeviceArray> managedDeviceCopy(Device &device, const Value &value,
 
 Result<std::vector<Value>>
 Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
+  if (spec_.collectives.empty())
+    return callOnDeviceInScope(inputs, hostResults);
+  // As on the host (Function::callWithCollectives): every rank meets the
+  // others once before the entry point, also when its own checks failed.
+  dist::CollectiveCallScope scope(spec_);
+  Result<std::vector<Value>> results = callOnDeviceInScope(inputs, hostResults);
+  if (!scope.agreed())
+    TCC_RETURN_IF_ERROR(scope.agree(results.status()));
+  return results;
+}
+
+Result<std::vector<Value>>
+Function::callOnDeviceInScope(const std::vector<Value> &inputs,
+                              bool hostResults) {
   TCC_RETURN_IF_ERROR(checkInputCount(spec_, inputs.size()));
   Result<Device *> cuda = cudaDevice();
   if (!cuda.ok())
@@ -175,6 +190,13 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
   CheckRecordArgument check;
   if (!spec_.indexChecks.empty())
     pointers.push_back(check.descriptor);
+  // Every rank agrees that the call goes ahead before any runs it; the
+  // collectives of its host side move device buffers with NCCL.
+  dist::CollectiveCallScope *collectives =
+      spec_.collectives.empty() ? nullptr
+                                : dist::CollectiveCallScope::current();
+  if (collectives)
+    TCC_RETURN_IF_ERROR(collectives->agree(Status::success()));
   clearCudaCodeError();
   entry_(pointers.data());
   Status failed = takeCudaCodeError();
@@ -184,6 +206,8 @@ Function::callOnDevice(const std::vector<Value> &inputs, bool hostResults) {
     return Status::error(failed.code(), "call of '" + spec_.name + "' on " +
                                             device.name() + ": " +
                                             failed.message());
+  if (collectives)
+    TCC_RETURN_IF_ERROR(collectives->takeError());
   TCC_RETURN_IF_ERROR(checkRecordStatus(spec_, check.record));
 
   // 6. Results: the device arrays themselves, or host copies.

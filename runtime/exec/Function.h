@@ -136,6 +136,10 @@ private:
   /// `hostResults`, every output comes back as a host array.
   Result<std::vector<Value>> callOnDevice(const std::vector<Value> &inputs,
                                           bool hostResults);
+  /// callOnDevice's body; for a function with collectives it runs inside a
+  /// dist::CollectiveCallScope (every rank agrees before the kernels run).
+  Result<std::vector<Value>>
+  callOnDeviceInScope(const std::vector<Value> &inputs, bool hostResults);
   /// The plan of a signature seen before, or null.
   const CallPlan *findPlan(const Array *inputs, size_t count) const;
   /// The plan of `inputs`' signature: found, or built and kept (in

@@ -128,6 +128,44 @@ TEST_CASE("broadcast from every root", "[mpi]") {
   }
 }
 
+TEST_CASE("started all_reduces in place finish in any order when waited for",
+          "[mpi]") {
+  // What a bucket of gradients does: several non-blocking reductions in
+  // flight at once, in place, waited for later, in another order.
+  Communicator &c = world();
+  int n = c.size(), r = c.rank();
+  std::vector<double> big(100000), small(5);
+  std::vector<int64_t> ids(3);
+  for (size_t i = 0; i < big.size(); ++i)
+    big[i] = double(r + 1) * double(i % 13);
+  for (size_t i = 0; i < small.size(); ++i)
+    small[i] = double(r) + 0.5 * double(i);
+  for (size_t i = 0; i < ids.size(); ++i)
+    ids[i] = r * 10 + int64_t(i);
+  Result<int64_t> a =
+      c.startAllReduce(big.data(), big.size(), DType::F64, ReduceOp::Mean);
+  Result<int64_t> b =
+      c.startAllReduce(small.data(), small.size(), DType::F64, ReduceOp::Max);
+  Result<int64_t> d =
+      c.startAllReduce(ids.data(), ids.size(), DType::I64, ReduceOp::Sum);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  REQUIRE(d.ok());
+  REQUIRE(c.wait(*d).ok());
+  REQUIRE(c.wait(*a).ok());
+  REQUIRE(c.wait(*b).ok());
+  double meanFactor = double(n + 1) / 2; // mean of 1..n
+  for (size_t i = 0; i < big.size(); i += 997)
+    CHECK(big[i] == meanFactor * double(i % 13));
+  for (size_t i = 0; i < small.size(); ++i)
+    CHECK(small[i] == double(n - 1) + 0.5 * double(i));
+  for (size_t i = 0; i < ids.size(); ++i)
+    CHECK(ids[i] == 10 * int64_t(n) * (n - 1) / 2 + int64_t(n) * int64_t(i));
+  // A request is waited for once.
+  CHECK(c.wait(*a).code() == ErrorCode::Internal);
+  REQUIRE(c.barrier().ok());
+}
+
 TEST_CASE("collectives refuse bad arguments on every rank alike", "[mpi]") {
   Communicator &c = world();
   uint16_t half[2] = {0, 0};
@@ -178,6 +216,12 @@ TEST_CASE("a group of one: every collective is a copy", "[nompi]") {
         ErrorCode::InvalidArgument);
   CHECK(self->allReduce(a, b, 3, DType::I1, ReduceOp::Sum).code() ==
         ErrorCode::Unsupported);
+  // A started all_reduce of one rank is its value.
+  Result<int64_t> started =
+      self->startAllReduce(a, 3, DType::F32, ReduceOp::Mean);
+  REQUIRE(started.ok());
+  REQUIRE(self->wait(*started).ok());
+  CHECK(a[1] == 2);
 }
 
 TEST_CASE("the manifest lists a function's collectives", "[nompi]") {

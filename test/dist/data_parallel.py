@@ -11,7 +11,14 @@ compares a hash of every replica across ranks after every step and fails
 when they differ, which a second graph (updates that depend on the rank)
 must trigger. Exits 77 (skipped) without mpirun.
 
+With `buckets` instead of the rank counts, runs 2 ranks once per gradient
+bucket size (--bucket-bytes: 0, one blocking all_reduce per gradient; 600,
+three gradients in one bucket and W1's in another; 25 MiB, one bucket) and
+requires the same bits from each: where the gradients sit and when their
+reductions start must not change what they sum to.
+
 Usage: data_parallel.py TCC MPIRUN_LOCAL DTYPE NP...
+       data_parallel.py TCC MPIRUN_LOCAL DTYPE buckets
 """
 import os
 import subprocess
@@ -65,7 +72,8 @@ def run(command, **kwargs):
 
 def main():
     tcc, mpirun, dtype = sys.argv[1], sys.argv[2], sys.argv[3]
-    ranks = [int(n) for n in sys.argv[4:]]
+    buckets = sys.argv[4:] == ["buckets"]
+    ranks = [] if buckets else [int(n) for n in sys.argv[4:]]
     code, out = run([mpirun, "-np", "1", "true"])
     if code == 77:
         print(out.strip())
@@ -112,6 +120,9 @@ def main():
                    "ok" if ok else "FAIL"))
             failures += not ok
 
+    if buckets:
+        return compare_bucket_sizes(tcc, mpirun, dtype, common, expected, work)
+
     # Replicas that drift apart are caught after the first step.
     drift = os.path.join(work, "drift.tg")
     with open(drift, "w") as f:
@@ -127,6 +138,36 @@ def main():
         failures += 1
     else:
         print("drifting replicas: caught ('%s')" % wanted)
+    return 1 if failures else 0
+
+
+def compare_bucket_sizes(tcc, mpirun, dtype, common, expected, work):
+    """2 ranks, once per bucket size: bit for bit the same results."""
+    failures = 0
+    first = None
+    for size in [0, 600, 25 << 20]:
+        saved = os.path.join(work, "buckets%d.npz" % size)
+        code, out = run([mpirun, "-np", "2", tcc, "run"] + common +
+                        ["--data-parallel", "--bucket-bytes=%d" % size,
+                         "--save-shared=" + saved])
+        if code:
+            print("--bucket-bytes=%d failed:\n%s" % (size, out))
+            failures += 1
+            continue
+        got = np.load(saved)
+        for name in expected.files:
+            scale = max(np.abs(expected[name]).max(), 1e-300)
+            error = np.abs(got[name].astype(np.float64) -
+                           expected[name]).max() / scale
+            same = first is None or np.array_equal(got[name], first[name])
+            ok = error <= TOLERANCE[dtype] and same
+            print("--bucket-bytes=%d %s %s: relative error %.3g, %s %s" %
+                  (size, dtype, name, error,
+                   "same bits as --bucket-bytes=0" if same else "DIFFERENT",
+                   "ok" if ok else "FAIL"))
+            failures += not ok
+        if first is None:
+            first = got
     return 1 if failures else 0
 
 

@@ -100,6 +100,15 @@ struct RunOptions {
                "from rank 0, --batches split by rank, files written by rank "
                "0 (docs/distributed.md)"),
       cl::cat(category)};
+  cl::opt<long long> bucketBytes{
+      "bucket-bytes",
+      cl::desc("With --data-parallel, the largest bucket of gradients that "
+               "one non-blocking all_reduce reduces in place, overlapping the "
+               "rest of the backward pass (default 26214400, 25 MiB; 0: one "
+               "blocking all_reduce per gradient)"),
+      cl::value_desc("bytes"),
+      cl::init(tcc::PipelineOptions::kDefaultGradientBucketBytes),
+      cl::cat(category)};
   cl::opt<bool> noCache{"no-cache",
                         cl::desc("Compile without the persistent compile "
                                  "cache (also TCC_CACHE=0)"),
@@ -236,6 +245,7 @@ int tcc::cli::runRun(int argc, char **argv) {
   }
   pipeline.optLevel = opts.optLevel;
   opts.codegen.applyTo(pipeline);
+  pipeline.gradientBucketBytes = opts.bucketBytes < 0 ? 0 : opts.bucketBytes;
   if (opts.target == "nvptx") {
     if (!tcc::isKnownGpuArch(opts.gpuArch)) {
       llvm::errs() << "tcc run: error: unknown GPU architecture '"
@@ -443,6 +453,18 @@ int tcc::cli::runRun(int argc, char **argv) {
                  << runtime.counters().format();
     if (!report.cache.empty())
       llvm::outs() << "compile cache: " << report.cache << "\n";
+    // What the collectives of the compiled code cost rank 0 per step: the
+    // bytes it reduced and the time it waited in them (with buckets, a
+    // reduction that overlapped the backward pass is not waited for).
+    if (ranks && calls) {
+      dist::CommunicationCounters c = dist::communicationCounters();
+      llvm::outs() << "communication (rank 0 of " << ranks->size()
+                   << "): " << c.collectives / calls << " collectives, "
+                   << c.bytes / calls << " bytes per step; "
+                   << llvm::format("%.3f",
+                                   double(c.exposedNanoseconds) / 1e6 / calls)
+                   << " ms per step exposed (waiting in them)\n";
+    }
     // The device's caching allocator also serves the compiled code's
     // temporaries, which the counters above do not see.
     if (program->manifest.target == tcc::Target::Cuda)

@@ -39,8 +39,9 @@ void registerCollectiveBufferizationModels(mlir::DialectRegistry &registry);
 /// Whether `op` is one of the collective ops (or tc.process_rank).
 bool isCollectiveOp(mlir::Operation *op);
 
-/// Fails with a located error at the first collective in `module`: for
-/// targets that do not lower them (nvptx).
+/// Fails with a located error at the first collective in `module` that
+/// `target` does not lower: on nvptx, process_rank (the other collectives
+/// move device buffers through NCCL, tc-collectives-on-device).
 mlir::LogicalResult rejectCollectives(mlir::ModuleOp module,
                                       llvm::StringRef target);
 

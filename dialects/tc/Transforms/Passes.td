@@ -131,4 +131,49 @@ def HoistLoopBuffers : Pass<"tc-hoist-loop-buffers", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def CollectivesOnDevice : Pass<"tc-collectives-on-device", "::mlir::ModuleOp"> {
+  let summary = "The collectives of a GPU program move device buffers through NCCL";
+  let description = [{
+    Runs on buffers, for --target=nvptx (after One-Shot Bufferize, where
+    every buffer will be device memory). Each collective's runtime call
+    `tcc_dist_collective_<dtype>` becomes `tcc_dist_device_collective_<dtype>`
+    (same arguments): the runtime moves its operand and result, device
+    pointers, with the NCCL communicator (runtime/dist), from the host side
+    of the GPU program. gpu-async-region synchronizes the stream before the
+    call (a call has side effects), so the kernels that wrote the operand
+    are done; NCCL's collective is waited for before the call returns.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def BucketGradients : Pass<"tc-bucket-gradients", "::mlir::ModuleOp"> {
+  let summary = "Place averaged gradients in buckets, reduced by non-blocking in-place all_reduces that overlap the backward pass";
+  let description = [{
+    Runs on buffers (after One-Shot Bufferize, before deallocation). The
+    `all_reduce` calls of a block (tcc_dist_collective_<dtype>, one per
+    gradient under --data-parallel) whose operand and result are fresh
+    static buffers, the operand read by nothing after the call and the
+    result by nothing before it, are grouped, in the order their operands
+    are last written, into buckets of at most `bucket-bytes` bytes (one
+    dtype and reduction each). A bucket is one allocation: each operand's
+    buffer becomes a `memref.view` of it at its offset, and the result is
+    that same view (the reduction is in place), so nothing is packed or
+    unpacked. The bucket's reduction starts
+    (`tcc_dist_bucket_start_<dtype>`, MPI_Iallreduce) right after the last
+    write of its last gradient and is waited for
+    (`tcc_dist_bucket_wait`) right before the first read of one of its
+    reduced gradients. The collectives are then numbered again in program
+    order. `bucket-bytes` = 0 keeps one blocking call per gradient.
+  }];
+  let options = [
+    Option<"bucketBytes", "bucket-bytes", "int64_t",
+           /*default=*/"25 << 20",
+           "The largest bucket in bytes (a larger gradient is a bucket of its "
+           "own); 0: no buckets">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,48 @@
+//===- CollectivesOnDevice.cpp - a GPU program's collectives use NCCL -----===//
+//
+// CollectivesToCalls makes every collective one call of the runtime with
+// its operand and result buffers. In a GPU program those buffers are device
+// memory, which the host collectives (MPI) cannot read: the calls are
+// renamed to the runtime's device entry points, which move the same
+// buffers with NCCL (runtime/dist/CollectiveEntries.cpp). The rest of the
+// GPU pipeline leaves a call on the host, after a stream synchronization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tc/Transforms/CollectivesToCalls.h"
+#include "dialects/tc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace tcc::tc {
+#define GEN_PASS_DEF_COLLECTIVESONDEVICE
+#include "dialects/tc/Transforms/Passes.h.inc"
+} // namespace tcc::tc
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kHostPrefix = "tcc_dist_collective_";
+constexpr llvm::StringLiteral kDevicePrefix = "tcc_dist_device_collective_";
+
+struct CollectivesOnDevicePass
+    : tcc::tc::impl::CollectivesOnDeviceBase<CollectivesOnDevicePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (func::FuncOp f :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (!f.isDeclaration() || !f.getSymName().starts_with(kHostPrefix))
+        continue;
+      std::string renamed =
+          (kDevicePrefix + f.getSymName().drop_front(kHostPrefix.size())).str();
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              f, StringAttr::get(&getContext(), renamed), module)))
+        return signalPassFailure();
+      f.setSymName(renamed);
+    }
+  }
+};
+
+} // namespace
