@@ -9,12 +9,13 @@
 // channels swapped, strides and dilations exchanged. A pooling's adjoint
 // is summed over the window's offsets: each offset's share is spread by
 // the strides and placed at its offset in the padded input. These rules
-// build static slices, paddings and filters, so they need static shapes (a
-// located error otherwise).
+// build static slices, paddings and filters; with a dynamic batch or
+// spatial size, WindowGrad.cpp builds the gradients from gathers instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/grad/GradRules.h"
+#include "compiler/frontend/grad/WindowGrad.h"
 
 #include <limits>
 
@@ -121,27 +122,28 @@ SmallVector<int64_t> swapFirstTwo(int64_t rank) {
   return perm;
 }
 
-LogicalResult needStatic(GradContext &c, StringRef name, TensorRef x) {
-  if (tc::staticElementCount(x.shape))
-    return success();
-  return c.error() << "grad through " << name
-                   << " needs static shapes for now, got "
-                   << tc::formatShape(x.shape);
-}
-
 template <typename Op>
 LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
                        MutableArrayRef<TensorRef> dx) {
   auto conv = cast<Op>(op);
-  StringRef name = op->getName().stripDialect();
   TensorRef x = c.operand(op, 0), w = c.operand(op, 1);
-  if (failed(needStatic(c, name, x)) || failed(needStatic(c, name, dy)))
-    return failure();
   int64_t s = x.shape.size() - 2, groups = conv.getGroups();
   bool last = conv.getLayout().ends_with("C");
   StringRef firstLayout = s == 1 ? "NCW" : "NCHW";
   ArrayRef<int64_t> strides = conv.getStrides(), padding = conv.getPadding(),
                     dilations = conv.getDilations();
+  // The transposed convolution needs static sizes, and padding on a side of
+  // at most the dilated kernel's span (its own padding is that span less
+  // this one); otherwise the windows' rule (WindowGrad.cpp).
+  bool isStatic =
+      tc::staticElementCount(x.shape) && tc::staticElementCount(dy.shape);
+  for (int64_t i = 0; i < s; ++i) {
+    int64_t span =
+        dilations[i] *
+        (conv.getFilter().getType().getDimSize(last ? i : 2 + i) - 1);
+    if (padding[2 * i] > span || padding[2 * i + 1] > span)
+      isStatic = false;
+  }
   if (last) {
     x = transpose(c, x, toChannelsFirst(s));
     dy = transpose(c, dy, toChannelsFirst(s));
@@ -149,6 +151,17 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
   }
   if (!x || !dy || !w)
     return failure();
+  if (!isStatic) {
+    TensorRef gx, gw;
+    if (failed(convGradOnDynamicShapes(c, x, w, dy, strides, padding, dilations,
+                                       groups, c.needs(0), c.needs(1), gx, gw)))
+      return failure();
+    if (c.needs(0))
+      dx[0] = last ? transpose(c, gx, toChannelsLast(s)) : gx;
+    if (c.needs(1))
+      dx[1] = last ? transpose(c, gw, filterFromOik(s)) : gw;
+    return success();
+  }
   int64_t outC = w.shape[0].size, inPerGroup = w.shape[1].size;
   SmallVector<int64_t> kernel;
   for (int64_t i = 0; i < s; ++i)
@@ -185,12 +198,6 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
       int64_t span = dilations[i] * (kernel[i] - 1);
       int64_t lo = span - padding[2 * i];
       int64_t hi = x.shape[2 + i].size - g.shape[2 + i].size - lo + span;
-      if (lo < 0 || hi < 0)
-        return c.error() << "grad through " << name
-                         << " with more padding than the dilated kernel is "
-                            "not supported yet: padding "
-                         << padding[2 * i] << ", " << padding[2 * i + 1]
-                         << " for a kernel spanning " << span + 1;
       pad.push_back(lo);
       pad.push_back(hi);
     }
@@ -245,10 +252,8 @@ template <typename Op, bool isMax>
 LogicalResult poolRule(GradContext &c, Operation *op, TensorRef dy,
                        MutableArrayRef<TensorRef> dx) {
   auto pool = cast<Op>(op);
-  StringRef name = op->getName().stripDialect();
   TensorRef x = c.operand(op, 0), y = c.result(op);
-  if (failed(needStatic(c, name, x)))
-    return failure();
+  bool isStatic = bool(tc::staticElementCount(x.shape));
   bool last = pool.getLayout().ends_with("C");
   if (last) {
     x = transpose(c, x, toChannelsFirst(2));
@@ -257,6 +262,14 @@ LogicalResult poolRule(GradContext &c, Operation *op, TensorRef dy,
   }
   ArrayRef<int64_t> kernel = pool.getKernel(), strides = pool.getStrides(),
                     padding = pool.getPadding();
+  if (!isStatic) {
+    TensorRef gx =
+        poolGradOnDynamicShapes(c, isMax, x, y, dy, kernel, strides, padding);
+    if (!gx)
+      return failure();
+    dx[0] = last ? transpose(c, gx, toChannelsLast(2)) : gx;
+    return success();
+  }
   Type t = x.elementType();
   SmallVector<int64_t> outSizes{dy.shape[2].size, dy.shape[3].size};
   // Max pooling: x padded with the lowest value, never a maximum.
