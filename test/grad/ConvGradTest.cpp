@@ -122,17 +122,24 @@ TEST_CASE("grad of avg_pool2d and global_avg_pool", "[grad][pool]") {
 
 TEST_CASE("grad of conv2d on symbolic batch and spatial sizes",
           "[grad][conv]") {
-  Random rng(168);
-  GradCase c;
-  c.statements = "  y = conv2d(x, k, stride=2, padding=[1, 0, 2, 1], "
-                 "dilation=[1, 2], groups=2)\n";
-  c.expr = "sum(y * y, axis=[2, 3])";
-  c.outType = "f64[N, 6]";
-  c.outShape = {2, 6};
-  c.inputs = {{"x", "f64[N, 4, H, W]", rng.uniform(F64, {2, 4, 7, 6}, -1, 1)},
-              {"k", "f64[6, 2, 3, 3]", rng.uniform(F64, {6, 2, 3, 3}, -1, 1)}};
-  c.seed = 168;
-  checkGrad(c);
+  // Two sizes: the stride leaves a remainder of 1 and of 0 (the transposed
+  // convolution's padding covers both, and is cut to H and W).
+  for (std::vector<int64_t> xShape :
+       {std::vector<int64_t>{2, 4, 7, 6}, std::vector<int64_t>{1, 4, 6, 9}}) {
+    Random rng(168);
+    GradCase c;
+    c.statements = "  y = conv2d(x, k, stride=2, padding=[1, 0, 2, 1], "
+                   "dilation=[1, 2], groups=2)\n";
+    c.expr = "sum(y * y, axis=[2, 3])";
+    c.outType = "f64[N, 6]";
+    c.outShape = {xShape[0], 6};
+    c.inputs = {
+        {"x", "f64[N, 4, H, W]", rng.uniform(F64, xShape, -1, 1)},
+        {"k", "f64[6, 2, 3, 3]", rng.uniform(F64, {6, 2, 3, 3}, -1, 1)}};
+    c.seed = 168;
+    INFO("x: " << xShape[0] << "x" << xShape[2] << "x" << xShape[3]);
+    checkGrad(c);
+  }
 }
 
 TEST_CASE("grad of conv2d on a symbolic batch, channels last", "[grad][conv]") {

@@ -172,6 +172,13 @@ TensorRef perWindow(GradContext &c, TensorRef t) {
 
 } // namespace
 
+TensorRef tcc::grad::takeLeading(GradContext &c, TensorRef t, TensorRef like,
+                                 int64_t axis) {
+  if (!t)
+    return {};
+  return c.builder.take(c.loc, t, positions(c, like, axis, 0), axis);
+}
+
 LogicalResult tcc::grad::convGradOnDynamicShapes(
     GradContext &c, TensorRef x, TensorRef w, TensorRef dy,
     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,

@@ -24,6 +24,11 @@ convGradOnDynamicShapes(GradContext &c, TensorRef x, TensorRef w, TensorRef dy,
                         llvm::ArrayRef<int64_t> dilations, int64_t groups,
                         bool needX, bool needW, TensorRef &dx, TensorRef &dw);
 
+/// The first `like.shape[axis]` elements of `t` along `axis` (a take of
+/// their positions), sized like `like` there, symbol included.
+TensorRef takeLeading(GradContext &c, TensorRef t, TensorRef like,
+                      int64_t axis);
+
 /// The adjoint of the input `x` [N, C, H, W] of a max (`isMax`, result `y`)
 /// or average pooling given the result's adjoint `dy`; null after an error.
 TensorRef poolGradOnDynamicShapes(GradContext &c, bool isMax, TensorRef x,
