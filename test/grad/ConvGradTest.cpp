@@ -148,6 +148,25 @@ TEST_CASE("grad of conv2d on a symbolic batch, channels last", "[grad][conv]") {
                      {3, 5, 4, 3}, "f64[3, 3, 3, 2]", {3, 3, 3, 2}));
 }
 
+TEST_CASE("grad of conv1d on symbolic sizes: stride 3, dilation 2",
+          "[grad][conv]") {
+  // The transposed convolution on a dynamic length, at remainders 0 and 2
+  // of the stride.
+  for (int64_t length : {9, 11}) {
+    Random rng(173);
+    GradCase c;
+    c.statements = "  y = conv1d(x, k, stride=3, padding=1, dilation=2)\n";
+    c.expr = "sum(y * y, axis=2)";
+    c.outType = "f64[N, 4]";
+    c.outShape = {2, 4};
+    c.inputs = {{"x", "f64[N, 3, L]", rng.uniform(F64, {2, 3, length}, -1, 1)},
+                {"k", "f64[4, 3, 3]", rng.uniform(F64, {4, 3, 3}, -1, 1)}};
+    c.seed = 173;
+    INFO("L = " << length);
+    checkGrad(c);
+  }
+}
+
 TEST_CASE("grad of conv1d on symbolic sizes: padding wider than the window",
           "[grad][conv]") {
   // The static rule refuses this padding (FE-222); here the adjoint of the
