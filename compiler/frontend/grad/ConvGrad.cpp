@@ -174,9 +174,8 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
   bool windowsForX = c.needs(0) && wide, windowsForW = c.needs(1) && !isStatic;
   if (windowsForX || windowsForW) {
     TensorRef gx, gw;
-    if (failed(convGradOnDynamicShapes(c, x, w, dy, strides, padding, dilations,
-                                       groups, windowsForX, windowsForW, gx,
-                                       gw)))
+    if (failed(convGradByWindows(c, x, w, dy, strides, padding, dilations,
+                                 groups, windowsForX, windowsForW, gx, gw)))
       return failure();
     if (windowsForX)
       dx[0] = last ? transpose(c, gx, toChannelsLast(s)) : gx;
@@ -294,7 +293,7 @@ LogicalResult poolRule(GradContext &c, Operation *op, TensorRef dy,
                     padding = pool.getPadding();
   if (!isStatic) {
     TensorRef gx =
-        poolGradOnDynamicShapes(c, isMax, x, y, dy, kernel, strides, padding);
+        poolGradByWindows(c, isMax, x, y, dy, kernel, strides, padding);
     if (!gx)
       return failure();
     dx[0] = last ? transpose(c, gx, toChannelsLast(2)) : gx;

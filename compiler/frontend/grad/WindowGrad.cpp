@@ -1,8 +1,9 @@
-//===- WindowGrad.cpp - conv and pool gradients over dynamic sizes --------===//
+//===- WindowGrad.cpp - conv and pool gradients by windows ----------------===//
 //
-// The rules of ConvGrad.cpp build static slices, paddings and filters. With
-// a dynamic batch or spatial size the gradients go through the windows
-// themselves (im2col), with ops whose result sizes follow run-time sizes:
+// Where the rules of ConvGrad.cpp need static sizes (a convolution's filter
+// adjoint, a pooling's adjoint) or non-negative padding (a convolution's
+// input adjoint), the gradients go through the windows themselves (im2col),
+// with ops whose result sizes follow run-time sizes:
 //   - the input padded by concatenating filled pieces shaped like it;
 //   - every window gathered from the padded input by one `take` per spatial
 //     axis, of the positions `i*stride + a*dilation` as an [out, k] matrix
@@ -14,8 +15,7 @@
 // A convolution's filter adjoint is the product of the output adjoint and
 // the windows, contracted over the batch and output positions; its input
 // adjoint is the product of the output adjoint and the filter, scattered.
-// Groups are the batch of these products ([G, ...]). Any padding works,
-// unlike the static rule (FE-222).
+// Groups are the batch of these products ([G, ...]).
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,7 +179,7 @@ TensorRef tcc::grad::takeLeading(GradContext &c, TensorRef t, TensorRef like,
   return c.builder.take(c.loc, t, positions(c, like, axis, 0), axis);
 }
 
-LogicalResult tcc::grad::convGradOnDynamicShapes(
+LogicalResult tcc::grad::convGradByWindows(
     GradContext &c, TensorRef x, TensorRef w, TensorRef dy,
     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
     ArrayRef<int64_t> dilations, int64_t groups, bool needX, bool needW,
@@ -272,12 +272,11 @@ LogicalResult tcc::grad::convGradOnDynamicShapes(
   return success();
 }
 
-TensorRef tcc::grad::poolGradOnDynamicShapes(GradContext &c, bool isMax,
-                                             TensorRef x, TensorRef y,
-                                             TensorRef dy,
-                                             ArrayRef<int64_t> kernel,
-                                             ArrayRef<int64_t> strides,
-                                             ArrayRef<int64_t> padding) {
+TensorRef tcc::grad::poolGradByWindows(GradContext &c, bool isMax, TensorRef x,
+                                       TensorRef y, TensorRef dy,
+                                       ArrayRef<int64_t> kernel,
+                                       ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> padding) {
   Type t = x.elementType();
   // Max pooling: padded with the lowest value, never a maximum.
   TensorRef padded = padSpatial(
