@@ -92,3 +92,21 @@ func.func @products(%x: tensor<?x?x4xf32> {tc.dims = ["B", "T", 4]},
   %r = tc.reshape %s {tc.dims = ["B", "T", 4]} : tensor<?x4xf32> -> tensor<?x?x4xf32>
   return %r : tensor<?x?x4xf32>
 }
+
+// A window over a dynamic spatial size: the window must fit in the padded
+// size, and the output's size is (size + lo + hi - span) / stride + 1, the size
+// that the checks after it name. A window that keeps the
+// size (stride 1, "same") needs no check.
+// CHECK-LABEL: func.func @windows
+// CHECK-SAME: tc.shape_checks = [{kind = "le", lhs = "2", rhs = "H", what = "the window of 'conv2d' (span 3, padding 1+0) does not fit in spatial dimension 0", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+4]]:8"}, {kind = "le", lhs = "3", rhs = "W", what = "the window of 'conv2d' (span 5, padding 1+1) does not fit in spatial dimension 1", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+4]]:8"}, {kind = "le", lhs = "2", rhs = "((H-2)/2+1)", what = "the window of 'max_pool2d' (span 2, padding 0+0) does not fit in spatial dimension 0", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+8]]:8"}, {kind = "le", lhs = "2", rhs = "((W-3)/2+1)", what = "the window of 'max_pool2d' (span 2, padding 0+0) does not fit in spatial dimension 1", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+8]]:8"}]
+func.func @windows(%x: tensor<?x2x?x?xf32> {tc.dims = ["N", 2, "H", "W"]},
+                   %w: tensor<3x2x3x3xf32>)
+    -> (tensor<?x3x?x?xf32> {tc.dims = ["N", 3, "P", "((((W-3)/2+1)-2)/2+1)"], tc.name = "y"}) {
+  %c = tc.conv2d %x, %w layout = "NCHW" strides = [2, 2] padding = [1, 0, 1, 1] dilations = [1, 2] groups = 1
+      : tensor<?x2x?x?xf32>, tensor<3x2x3x3xf32> -> tensor<?x3x?x?xf32>
+  %s = tc.avg_pool2d %c layout = "NCHW" kernel = [3, 3] strides = [1, 1] padding = [1, 1, 1, 1]
+      : tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
+  %p = tc.max_pool2d %s layout = "NCHW" kernel = [2, 2] strides = [2, 2] padding = [0, 0, 0, 0]
+      : tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
+  return %p : tensor<?x3x?x?xf32>
+}

@@ -187,6 +187,53 @@ func c1nwc(x : f64[N, L, 4], w : f64[3, 4, 6]) -> (y : f64[N, L, 6]) {
   }
 }
 
+TEST_CASE("conv and pool: any window on dynamic spatial sizes", "[conv]") {
+  // Strides, padding and dilation on H and W known at call time only: the
+  // output sizes are computed, (size + lo + hi - span) / stride + 1.
+  Random rng(1306);
+  Graph g(R"(tg 1
+func net(x : f32[N, 2, H, W], w : f32[3, 2, 3, 3]) -> (y : f32[N, 3, P, Q]) {
+  h = relu(conv2d(x, w, stride=2, padding=[1, 0, 2, 1], dilation=[1, 2]))
+  y = max_pool2d(h, kernel=2) * avg_pool2d(h, kernel=2)
+}
+func ap(x : f32[N, 2, H, W]) -> (y : f32[N, 2, P, Q]) {
+  y = avg_pool2d(x, kernel=3, stride=2, padding=1)
+}
+func nhwc(x : f64[N, H, W, 2], w : f64[2, 3, 2, 4]) -> (y : f64[N, P, Q, 4]) {
+  y = avg_pool2d(conv2d(x, w, layout="NHWC", stride=[1, 3]), kernel=[1, 2],
+                 layout="NHWC")
+}
+func c1(x : f32[N, 3, L], w : f32[2, 3, 4]) -> (y : f32[N, 2, M]) {
+  y = conv1d(x, w, stride=3, padding=2, dilation=2)
+}
+)");
+  for (auto [n, h, w] : {std::tuple<int64_t, int64_t, int64_t>{2, 9, 11},
+                         {1, 4, 7},
+                         {3, 6, 13},
+                         {0, 5, 8}}) {
+    INFO("N, H, W = " << n << ", " << h << ", " << w);
+    g.call("net",
+           {rng.uniform(F32, {n, 2, h, w}), rng.uniform(F32, {3, 2, 3, 3})},
+           kF32);
+    g.call("ap", {rng.uniform(F32, {n, 2, h, w})}, kF32);
+    g.call("nhwc",
+           {rng.uniform(F64, {n, h, w, 2}), rng.uniform(F64, {2, 3, 2, 4})});
+    g.call("c1", {rng.uniform(F32, {n, 3, w}), rng.uniform(F32, {2, 3, 4})},
+           kF32);
+  }
+  // A window that does not fit is refused before the call.
+  tcc::Result<std::vector<tcc::Array>> r = g.function("net").call(
+      std::vector<tcc::Array>{toArray(rng.uniform(F32, {1, 2, 2, 8})),
+                              toArray(rng.uniform(F32, {3, 2, 3, 3}))});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == tcc::ErrorCode::ShapeMismatch);
+  INFO(r.status().message());
+  CHECK(r.status().message().find(
+            "the window of 'max_pool2d' (span 2, padding 0+0) does not fit "
+            "in spatial dimension 0: 2 vs ((H-2)/2+1) = 1") !=
+        std::string::npos);
+}
+
 TEST_CASE("conv: the linalg fallback for f16, bf16 and integers", "[conv]") {
   Random rng(1304);
   Graph g(R"(tg 1

@@ -65,6 +65,15 @@ TEST_CASE("grad of conv1d: channels last, depthwise", "[grad][conv]") {
                      "f64[3, 1, 3]", {3, 1, 3}));
 }
 
+TEST_CASE("grad of conv2d: padding wider than the dilated kernel",
+          "[grad][conv]") {
+  // Static sizes, but the transposed convolution would need negative
+  // padding: the windows' rule (WindowGrad.cpp) takes it.
+  checkGrad(convCase(172, "conv2d(x, w, padding=[3, 0, 1, 4], stride=[2, 1])",
+                     "f64[2, 2, 3, 9]", {2, 2, 3, 9}, "f64[2, 3, 5, 5]",
+                     {2, 3, 5, 5}, "f64[2, 3, 3, 2]", {2, 3, 3, 2}));
+}
+
 TEST_CASE("grad of max_pool2d", "[grad][pool]") {
   Random rng(166);
   for (auto [expr, outType, outShape] :
@@ -104,4 +113,92 @@ TEST_CASE("grad of avg_pool2d and global_avg_pool", "[grad][pool]") {
   c.outShape = {2, 2, 3, 2};
   c.inputs = {{"x", "f64[2, 2, 6, 4]", rng.uniform(F64, {2, 2, 6, 4}, -1, 1)}};
   checkGrad(c);
+}
+
+// Symbolic batch and spatial sizes (WindowGrad.cpp): windows gathered and
+// scattered back at positions computed from the run-time sizes. A loss of
+// `sum(y * y)` over the computed spatial sizes, whose names a declared
+// weight cannot spell, weighs every element of y by itself.
+
+TEST_CASE("grad of conv2d on symbolic batch and spatial sizes",
+          "[grad][conv]") {
+  // The stride leaves a remainder of 1 along H (7 + 1 - 3 = 5) and of 0
+  // along W (6 + 3 - 5 = 4): the transposed convolution's padding covers
+  // both, and is cut to H and W.
+  Random rng(168);
+  GradCase c;
+  c.statements = "  y = conv2d(x, k, stride=2, padding=[1, 0, 2, 1], "
+                 "dilation=[1, 2], groups=2)\n";
+  c.expr = "sum(y * y, axis=[2, 3])";
+  c.outType = "f64[N, 6]";
+  c.outShape = {2, 6};
+  c.inputs = {{"x", "f64[N, 4, H, W]", rng.uniform(F64, {2, 4, 7, 6}, -1, 1)},
+              {"k", "f64[6, 2, 3, 3]", rng.uniform(F64, {6, 2, 3, 3}, -1, 1)}};
+  c.seed = 168;
+  checkGrad(c);
+}
+
+TEST_CASE("grad of conv2d on a symbolic batch, channels last", "[grad][conv]") {
+  checkGrad(convCase(169, "conv2d(x, w, padding=1, layout=\"NHWC\")",
+                     "f64[N, 5, 4, 2]", {3, 5, 4, 2}, "f64[N, 5, 4, 3]",
+                     {3, 5, 4, 3}, "f64[3, 3, 3, 2]", {3, 3, 3, 2}));
+}
+
+TEST_CASE("grad of conv1d on symbolic sizes: stride 3, dilation 2",
+          "[grad][conv]") {
+  // The transposed convolution on a dynamic length, at a remainder of 2
+  // of the stride (11 + 2 - 5 = 8).
+  for (int64_t length : {11}) {
+    Random rng(173);
+    GradCase c;
+    c.statements = "  y = conv1d(x, k, stride=3, padding=1, dilation=2)\n";
+    c.expr = "sum(y * y, axis=2)";
+    c.outType = "f64[N, 4]";
+    c.outShape = {2, 4};
+    c.inputs = {{"x", "f64[N, 3, L]", rng.uniform(F64, {2, 3, length}, -1, 1)},
+                {"k", "f64[4, 3, 3]", rng.uniform(F64, {4, 3, 3}, -1, 1)}};
+    c.seed = 173;
+    INFO("L = " << length);
+    checkGrad(c);
+  }
+}
+
+TEST_CASE("grad of conv1d on symbolic sizes: padding wider than the window",
+          "[grad][conv]") {
+  // The static rule refuses this padding (FE-222); here the adjoint of the
+  // padding is dropped like any other.
+  Random rng(170);
+  GradCase c;
+  c.statements = "  y = conv1d(x, k, stride=2, padding=[4, 1], "
+                 "layout=\"NWC\")\n";
+  c.expr = "sum(y * y, axis=1)";
+  c.outType = "f64[N, 2]";
+  c.outShape = {2, 2};
+  c.inputs = {{"x", "f64[N, L, 3]", rng.uniform(F64, {2, 7, 3}, -1, 1)},
+              {"k", "f64[2, 3, 2]", rng.uniform(F64, {2, 3, 2}, -1, 1)}};
+  c.seed = 170;
+  checkGrad(c);
+}
+
+TEST_CASE("grad of pooling on symbolic batch and spatial sizes",
+          "[grad][pool]") {
+  Random rng(171);
+  for (const char *pool :
+       {"max_pool2d(x, kernel=3, stride=2, padding=1)",
+        "max_pool2d(x, kernel=[2, 3], stride=[2, 1], padding=[1, 1, 0, 0], "
+        "layout=\"NHWC\")",
+        "avg_pool2d(x, kernel=3, stride=[1, 2], padding=1, layout=\"NHWC\")"}) {
+    bool last = std::string(pool).find("NHWC") != std::string::npos;
+    GradCase c;
+    c.statements = std::string("  y = ") + pool + "\n";
+    c.expr = last ? "sum(y * y, axis=[1, 2])" : "sum(y * y, axis=[2, 3])";
+    c.outType = "f64[N, 2]";
+    c.outShape = {3, 2};
+    std::vector<int64_t> xShape = last ? std::vector<int64_t>{3, 7, 5, 2}
+                                       : std::vector<int64_t>{3, 2, 7, 5};
+    c.inputs = {{"x", last ? "f64[N, H, W, 2]" : "f64[N, 2, H, W]",
+                 rng.uniform(F64, xShape, -1, 1)}};
+    INFO(pool);
+    checkGrad(c);
+  }
 }

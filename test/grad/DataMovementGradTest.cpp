@@ -131,3 +131,25 @@ TEST_CASE("grad of concat along symbolic sizes", "[grad][data-movement]") {
               {"s", "f64[2, 3]", rng.uniform(F64, {2, 3}, -1, 1)}};
   checkGrad(c);
 }
+
+TEST_CASE("grad of slices along symbolic sizes", "[grad][data-movement]") {
+  // The picked positions along N and M start where numpy's clamped bounds
+  // put them for the run-time sizes: from the start, from the end, with
+  // negative steps, a static length of a dynamic axis, and a slice of a
+  // slice. The lengths are expressions of N and M, so the loss sums them.
+  for (auto [n, m] : {std::pair<int64_t, int64_t>{7, 6}, {2, 3}}) {
+    Random rng(90 + n);
+    GradCase c;
+    c.statements = "  a = x[1:-1:2, 1:]\n"
+                   "  b = x[::-2, -3:]\n"
+                   "  d = x[-2::-3, :2][1:, ::-1]\n";
+    c.expr = "sum(a * a, axis=[0, 1], keepdims=true) + "
+             "sum(b ** 3, axis=[0, 1], keepdims=true) + "
+             "sum(d * d * d * 2, axis=[0, 1], keepdims=true)";
+    c.outType = "f64[1, 1]";
+    c.outShape = {1, 1};
+    c.inputs = {{"x", "f64[N, M]", rng.uniform(F64, {n, m}, -1, 1)}};
+    INFO("N, M = " << n << ", " << m);
+    checkGrad(c);
+  }
+}

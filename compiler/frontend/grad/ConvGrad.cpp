@@ -4,17 +4,21 @@
 // (a channels-last op's operands and adjoints are transposed there and
 // back). A convolution's input adjoint is the transposed convolution: the
 // adjoint spread by the strides (zeros between), convolved with the filter
-// flipped and with its channel axes swapped per group. Its filter adjoint
-// is a convolution of the input with the adjoint as filter, batch and
-// channels swapped, strides and dilations exchanged. A pooling's adjoint
-// is summed over the window's offsets: each offset's share is spread by
-// the strides and placed at its offset in the padded input. These rules
-// build static slices, paddings and filters, so they need static shapes (a
-// located error otherwise).
+// flipped and with its channel axes swapped per group; on a dynamic size it
+// is padded for any remainder of the stride and cut to the input's size
+// after. Its filter adjoint is a convolution of the input with the adjoint
+// as filter, batch and channels swapped, strides and dilations exchanged.
+// A pooling's adjoint is summed over the window's offsets: each offset's
+// share is spread by the strides and placed at its offset in the padded
+// input. Where these need static sizes (the filter's adjoint, pooling) or
+// non-negative padding, WindowGrad.cpp builds the gradients from the
+// gathered windows instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/grad/GradRules.h"
+#include "compiler/frontend/grad/WindowGrad.h"
+#include "dialects/tc/IR/SliceRules.h"
 
 #include <limits>
 
@@ -35,8 +39,11 @@ TensorRef padWith(GradContext &c, TensorRef g, int64_t axis, int64_t before,
   auto filler = [&](int64_t size) {
     Shape shape = g.shape;
     shape[axis] = Dim::fixed(size);
-    return c.builder.broadcastTo(c.loc, c.scalar(value, g.elementType()),
-                                 shape);
+    TensorRef fill = c.scalar(value, g.elementType());
+    // Dynamic sizes (a symbolic batch) are g's.
+    if (!tc::staticElementCount(shape))
+      return c.builder.full(c.loc, shape, fill, &g);
+    return c.builder.broadcastTo(c.loc, fill, shape);
   };
   if (before > 0)
     pieces.push_back(filler(before));
@@ -47,21 +54,31 @@ TensorRef padWith(GradContext &c, TensorRef g, int64_t axis, int64_t before,
 }
 
 /// `g` (k elements along `axis`) spread to every `step`-th place of
-/// (k-1)*step+1, zeros between.
+/// (k-1)*step+1, zeros between; k*step (zeros after the last one too) when
+/// k is dynamic, since the cut would give the size another name.
 TensorRef spread(GradContext &c, TensorRef g, int64_t axis, int64_t step) {
-  if (!g || step == 1 || g.shape[axis].size <= 1)
+  if (!g || step == 1 || g.shape[axis].isStatic(0) || g.shape[axis].isStatic(1))
     return g;
-  int64_t k = g.shape[axis].size;
+  const Dim &k = g.shape[axis];
   Shape column = g.shape;
   column.insert(column.begin() + axis + 1, Dim::fixed(1));
   TensorRef joined =
       padWith(c, c.builder.reshape(c.loc, g, column), axis + 1, 0, step - 1, 0);
   Shape flat = g.shape;
-  flat[axis] = Dim::fixed(k * step);
+  if (!k.isDynamic()) {
+    flat[axis] = Dim::fixed(k.size * step);
+  } else {
+    std::optional<tc::DimProduct> n = tc::productOf(k), times;
+    if (n)
+      times = tc::multiply(*n, tc::DimProduct{step, {}});
+    flat[axis] = times ? tc::productDim(*times) : Dim::fixed(-1);
+  }
   TensorRef spreadOut = c.builder.reshape(c.loc, joined, flat);
-  SmallVector<int64_t> begin(flat.size(), 0), end = tc::sizesOf(flat),
-                                              steps(flat.size(), 1);
-  end[axis] = (k - 1) * step + 1;
+  if (k.isDynamic() || !spreadOut)
+    return spreadOut;
+  SmallVector<int64_t> begin(flat.size(), 0),
+      end(flat.size(), tc::kSliceOpenHigh), steps(flat.size(), 1);
+  end[axis] = (k.size - 1) * step + 1;
   return c.builder.slice(c.loc, spreadOut, begin, end, steps);
 }
 
@@ -121,27 +138,32 @@ SmallVector<int64_t> swapFirstTwo(int64_t rank) {
   return perm;
 }
 
-LogicalResult needStatic(GradContext &c, StringRef name, TensorRef x) {
-  if (tc::staticElementCount(x.shape))
-    return success();
-  return c.error() << "grad through " << name
-                   << " needs static shapes for now, got "
-                   << tc::formatShape(x.shape);
-}
-
 template <typename Op>
 LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
                        MutableArrayRef<TensorRef> dx) {
   auto conv = cast<Op>(op);
-  StringRef name = op->getName().stripDialect();
   TensorRef x = c.operand(op, 0), w = c.operand(op, 1);
-  if (failed(needStatic(c, name, x)) || failed(needStatic(c, name, dy)))
-    return failure();
   int64_t s = x.shape.size() - 2, groups = conv.getGroups();
   bool last = conv.getLayout().ends_with("C");
   StringRef firstLayout = s == 1 ? "NCW" : "NCHW";
   ArrayRef<int64_t> strides = conv.getStrides(), padding = conv.getPadding(),
                     dilations = conv.getDilations();
+  // The input's adjoint is a transposed convolution where the padding on
+  // each side is at most the dilated kernel's span (its own padding is that
+  // span less this one), on any shape; otherwise it goes through the
+  // windows (WindowGrad.cpp). The filter's adjoint is a convolution with
+  // the batch as channels, which needs static shapes; otherwise, through
+  // the windows too.
+  bool wide = false;
+  for (int64_t i = 0; i < s; ++i) {
+    int64_t span =
+        dilations[i] *
+        (conv.getFilter().getType().getDimSize(last ? i : 2 + i) - 1);
+    if (padding[2 * i] > span || padding[2 * i + 1] > span)
+      wide = true;
+  }
+  bool isStatic =
+      tc::staticElementCount(x.shape) && tc::staticElementCount(dy.shape);
   if (last) {
     x = transpose(c, x, toChannelsFirst(s));
     dy = transpose(c, dy, toChannelsFirst(s));
@@ -149,12 +171,23 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
   }
   if (!x || !dy || !w)
     return failure();
+  bool windowsForX = c.needs(0) && wide, windowsForW = c.needs(1) && !isStatic;
+  if (windowsForX || windowsForW) {
+    TensorRef gx, gw;
+    if (failed(convGradByWindows(c, x, w, dy, strides, padding, dilations,
+                                 groups, windowsForX, windowsForW, gx, gw)))
+      return failure();
+    if (windowsForX)
+      dx[0] = last ? transpose(c, gx, toChannelsLast(s)) : gx;
+    if (windowsForW)
+      dx[1] = last ? transpose(c, gw, filterFromOik(s)) : gw;
+  }
   int64_t outC = w.shape[0].size, inPerGroup = w.shape[1].size;
   SmallVector<int64_t> kernel;
   for (int64_t i = 0; i < s; ++i)
     kernel.push_back(w.shape[2 + i].size);
 
-  if (c.needs(0)) {
+  if (c.needs(0) && !windowsForX) {
     // The filter as [C, O/G, k...], flipped.
     TensorRef wt;
     if (groups == 1) {
@@ -184,23 +217,26 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
         return failure();
       int64_t span = dilations[i] * (kernel[i] - 1);
       int64_t lo = span - padding[2 * i];
-      int64_t hi = x.shape[2 + i].size - g.shape[2 + i].size - lo + span;
-      if (lo < 0 || hi < 0)
-        return c.error() << "grad through " << name
-                         << " with more padding than the dilated kernel is "
-                            "not supported yet: padding "
-                         << padding[2 * i] << ", " << padding[2 * i + 1]
-                         << " for a kernel spanning " << span + 1;
+      // A dynamic size: enough padding for any remainder of the stride,
+      // the result cut to the input's size below.
+      int64_t hi = x.shape[2 + i].isDynamic() || g.shape[2 + i].isDynamic()
+                       ? span - padding[2 * i + 1] + strides[i] - 1
+                       : x.shape[2 + i].size - g.shape[2 + i].size - lo + span;
       pad.push_back(lo);
       pad.push_back(hi);
     }
     SmallVector<int64_t> ones(s, 1);
     TensorRef gx =
         c.builder.conv(c.loc, g, wt, firstLayout, ones, pad, dilations, groups);
+    for (int64_t i = 0; i < s && gx; ++i)
+      if (x.shape[2 + i].isDynamic() || g.shape[2 + i].isDynamic())
+        gx = takeLeading(c, gx, x, 2 + i);
+    if (!gx)
+      return failure();
     dx[0] = last ? transpose(c, gx, toChannelsLast(s)) : gx;
   }
 
-  if (c.needs(1)) {
+  if (c.needs(1) && !windowsForW) {
     // Batch as channels: input [C/G, G*N, spatial...], filter [O, N, out...].
     int64_t n = x.shape[0].size, inC = x.shape[1].size;
     TensorRef xt;
@@ -245,10 +281,8 @@ template <typename Op, bool isMax>
 LogicalResult poolRule(GradContext &c, Operation *op, TensorRef dy,
                        MutableArrayRef<TensorRef> dx) {
   auto pool = cast<Op>(op);
-  StringRef name = op->getName().stripDialect();
   TensorRef x = c.operand(op, 0), y = c.result(op);
-  if (failed(needStatic(c, name, x)))
-    return failure();
+  bool isStatic = bool(tc::staticElementCount(x.shape));
   bool last = pool.getLayout().ends_with("C");
   if (last) {
     x = transpose(c, x, toChannelsFirst(2));
@@ -257,6 +291,14 @@ LogicalResult poolRule(GradContext &c, Operation *op, TensorRef dy,
   }
   ArrayRef<int64_t> kernel = pool.getKernel(), strides = pool.getStrides(),
                     padding = pool.getPadding();
+  if (!isStatic) {
+    TensorRef gx =
+        poolGradByWindows(c, isMax, x, y, dy, kernel, strides, padding);
+    if (!gx)
+      return failure();
+    dx[0] = last ? transpose(c, gx, toChannelsLast(2)) : gx;
+    return success();
+  }
   Type t = x.elementType();
   SmallVector<int64_t> outSizes{dy.shape[2].size, dy.shape[3].size};
   // Max pooling: x padded with the lowest value, never a maximum.

@@ -1,9 +1,10 @@
 //===- DataMovementGrad.cpp - gradients of ops that move elements --------===//
 //
 // cast, reshape, transpose, broadcast_to, slice and concat: the adjoint moves
-// back the way the elements came. slice and concat build their adjoints from
-// static slices and zero padding, so they need static shapes (a located
-// error otherwise: tc has no op yet that pads by a run-time size).
+// back the way the elements came. On static shapes slice and concat build
+// their adjoints from static slices and zero padding; on dynamic ones, from
+// scatter_add at positions computed from the run-time sizes (slice) and
+// take_along_axis at run-time offsets (concat).
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,43 +93,92 @@ TensorRef spread(GradContext &c, TensorRef g, int64_t axis, int64_t step) {
   return c.builder.slice(c.loc, spreadOut, begin, end, steps);
 }
 
-/// A slice of a tensor with dynamic dimensions, taken whole along each
-/// dynamic one: along each sliced (static) axis, the adjoint is added into
-/// zeros at the picked positions `start + i * step` (scatter_add), so the
-/// other axes keep their run-time sizes. A slice along a dynamic axis would
-/// need positions computed from the run-time size (an error).
-LogicalResult dynamicSliceOfStaticAxes(GradContext &c, tc::SliceOp slice,
-                                       TensorRef x, TensorRef dy,
-                                       MutableArrayRef<TensorRef> dx) {
+/// The first index a slice `begin:..:step` picks along a dimension of
+/// dynamic size (the rank-0 i64 `size`), clamped as numpy does
+/// (adjustSlice): negative bounds count from the end.
+TensorRef sliceStart(GradContext &c, TensorRef size, int64_t begin,
+                     int64_t step) {
   Type i64 = IntegerType::get(c.builder.getContext(), 64);
-  TensorRef g = dy;
-  for (size_t axis = 0; axis < x.shape.size(); ++axis) {
+  auto constant = [&](int64_t v) { return c.scalar(double(v), i64); };
+  auto minimum = [&](TensorRef a, TensorRef b) {
+    return c.builder.binary(c.loc, BinaryKind::Minimum, a, b);
+  };
+  auto maximum = [&](TensorRef a, TensorRef b) {
+    return c.builder.binary(c.loc, BinaryKind::Maximum, a, b);
+  };
+  if (step > 0) {
+    if (begin <= tc::kSliceOpenLow)
+      return constant(0);
+    if (begin == tc::kSliceOpenHigh)
+      return size;
+    if (begin >= 0)
+      return minimum(constant(begin), size);
+    return maximum(c.add(size, constant(begin)), constant(0));
+  }
+  TensorRef last = c.sub(size, constant(1));
+  if (begin == tc::kSliceOpenHigh)
+    return last;
+  if (begin <= tc::kSliceOpenLow)
+    return constant(-1);
+  if (begin >= 0)
+    return minimum(constant(begin), last);
+  return maximum(c.add(size, constant(begin)), constant(-1));
+}
+
+/// A slice of a tensor with dynamic dimensions: along each sliced axis, the
+/// adjoint is added into zeros at the picked positions `start + i * step`
+/// (scatter_add), one axis at a time, so that the other axes keep their
+/// run-time sizes. Along a dynamic axis the start is computed from the
+/// run-time size, and the positions are as many as the adjoint has there.
+/// The zeros of each step are shaped as the input taken at the picked
+/// positions of the axes after it (only their sizes are used).
+LogicalResult dynamicSliceRule(GradContext &c, tc::SliceOp slice, TensorRef x,
+                               TensorRef dy, MutableArrayRef<TensorRef> dx) {
+  Type i64 = IntegerType::get(c.builder.getContext(), 64);
+  size_t rank = x.shape.size();
+  SmallVector<TensorRef> ids(rank);
+  for (size_t axis = 0; axis < rank; ++axis) {
     int64_t step = slice.getStep()[axis];
     const Dim &size = x.shape[axis];
-    if (step == 1 && g.shape[axis] == size)
+    if (step == 1 && dy.shape[axis] == size)
       continue; // taken whole
-    if (size.isDynamic())
-      return c.error() << "grad through a slice of a tensor with dynamic "
-                          "dimensions is not supported yet: "
-                       << tc::formatShape(x.shape);
-    tc::SliceRange range = tc::adjustSlice(size.size, slice.getBegin()[axis],
-                                           slice.getEnd()[axis], step);
-    Shape target = g.shape;
-    target[axis] = size;
-    TensorRef zeros =
-        c.builder.full(c.loc, target, c.scalar(0, x.elementType()));
-    if (!zeros)
-      return failure();
-    if (range.length == 0) {
-      g = zeros;
-      continue;
+    if (!size.isDynamic()) {
+      tc::SliceRange range = tc::adjustSlice(size.size, slice.getBegin()[axis],
+                                             slice.getEnd()[axis], step);
+      ids[axis] = c.builder.arange(c.loc, Dim::fixed(range.length),
+                                   double(range.start), double(step), i64);
+    } else {
+      // As many positions as the adjoint has along the axis: an iota
+      // sized by its `like` at axis 0.
+      SmallVector<int64_t> perm{int64_t(axis)};
+      for (size_t d = 0; d < rank; ++d)
+        if (d != axis)
+          perm.push_back(d);
+      TensorRef moved = axis == 0 ? dy : c.builder.transpose(c.loc, dy, perm);
+      const Dim &length = dy.shape[axis];
+      TensorRef iota = c.builder.iota(c.loc, Shape{length}, 0, i64,
+                                      length.isDynamic() ? &moved : nullptr);
+      TensorRef start = sliceStart(c, c.builder.size(c.loc, x, axis),
+                                   slice.getBegin()[axis], step);
+      if (!iota || !start)
+        return failure();
+      ids[axis] = c.add(c.mul(iota, c.scalar(double(step), i64)), start);
     }
-    TensorRef ids = c.builder.arange(c.loc, Dim::fixed(range.length),
-                                     double(range.start), double(step), i64);
-    g = c.builder.scatterAdd(c.loc, zeros, ids, g, axis);
-    if (!g)
+    if (!ids[axis])
       return failure();
   }
+  TensorRef g = dy;
+  for (size_t axis = 0; axis < rank && g; ++axis) {
+    if (!ids[axis])
+      continue;
+    TensorRef shape = x;
+    for (size_t later = axis + 1; later < rank && shape; ++later)
+      if (ids[later])
+        shape = c.builder.take(c.loc, shape, ids[later], later);
+    g = c.builder.scatterAdd(c.loc, c.zerosLike(shape), ids[axis], g, axis);
+  }
+  if (!g)
+    return failure();
   dx[0] = g;
   return success();
 }
@@ -138,7 +188,7 @@ LogicalResult sliceRule(GradContext &c, Operation *op, TensorRef dy,
   auto slice = cast<tc::SliceOp>(op);
   TensorRef x = c.operand(op, 0);
   if (!tc::staticElementCount(x.shape))
-    return dynamicSliceOfStaticAxes(c, slice, x, dy, dx);
+    return dynamicSliceRule(c, slice, x, dy, dx);
   if (*tc::staticElementCount(dy.shape) == 0) {
     dx[0] = zeros(c, x.shape, x.elementType());
     return success();

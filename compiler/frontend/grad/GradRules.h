@@ -5,9 +5,9 @@
 // operands given the adjoint of its result. Rules are plain functions kept
 // in one table keyed by the op's TypeID, one file per op family
 // (ElementwiseGrad.cpp, ReductionGrad.cpp, ContractionGrad.cpp,
-// DataMovementGrad.cpp, IndexingGrad.cpp, ScanGrad.cpp, ConvGrad.cpp); a
-// new op gets its rule with one `table.add<Op>`
-// line in its family's register function. Rules build ordinary tc ops
+// DataMovementGrad.cpp, IndexingGrad.cpp, ScanGrad.cpp, ConvGrad.cpp with
+// WindowGrad.cpp); a new op gets its rule with one `table.add<Op>` line in
+// its family's register function. Rules build ordinary tc ops
 // through the GraphBuilder, so gradients are themselves differentiable.
 //
 //===----------------------------------------------------------------------===//

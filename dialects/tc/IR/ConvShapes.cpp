@@ -4,6 +4,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <string>
+
 using namespace mlir;
 using namespace tcc::tc;
 
@@ -20,6 +22,20 @@ std::optional<bool> tcc::tc::channelsLastOf(StringRef layout,
   return std::nullopt;
 }
 
+std::string tcc::tc::windowedSizeExpr(StringRef size, int64_t lo, int64_t hi,
+                                      int64_t span, int64_t stride) {
+  // (size + lo + hi - span) / stride + 1, the constants folded.
+  int64_t extra = lo + hi - span;
+  auto plus = [](int64_t c) {
+    if (c == 0)
+      return std::string();
+    return (c > 0 ? "+" : "-") + std::to_string(c > 0 ? c : -c);
+  };
+  if (stride == 1)
+    return size.str() + plus(extra + 1);
+  return "(" + size.str() + plus(extra) + ")/" + std::to_string(stride) + "+1";
+}
+
 FailureOr<Dim> tcc::tc::windowOutputDim(const Dim &in, int64_t kernel,
                                         int64_t stride, int64_t lo, int64_t hi,
                                         int64_t dilation, int64_t spatialIndex,
@@ -29,15 +45,13 @@ FailureOr<Dim> tcc::tc::windowOutputDim(const Dim &in, int64_t kernel,
   if (in.isDynamic()) {
     if (stride == 1 && lo + hi == span - 1)
       return in;
-    return emitError() << "spatial dimension " << spatialIndex << " is "
-                       << in.str()
-                       << ", a dynamic size, and this window changes it "
-                          "(stride "
-                       << stride << ", padding " << lo << "+" << hi
-                       << ", window span " << span
-                       << "); a dynamic size needs stride 1 and padding "
-                          "\"same\" (or give the dimension a static size)",
-           failure();
+    // A computed size, named after the input's when it has a name; the
+    // runtime checks that the window fits (tc-shape-checks).
+    std::optional<DimProduct> named = productOf(in);
+    if (!named)
+      return Dim::dynamic();
+    return Dim::dynamic(
+        "(" + windowedSizeExpr(named->str(), lo, hi, span, stride) + ")");
   }
   int64_t padded = in.size + lo + hi;
   if (padded < span)

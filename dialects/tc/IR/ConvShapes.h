@@ -25,11 +25,21 @@ struct Window {
 /// The output size of one spatial dimension: `(in + lo + hi - dilation*(k-1)
 /// - 1) / stride + 1`. A dynamic input keeps its Dim (symbol included) when
 /// the window keeps the size (stride 1, lo + hi = dilation*(k-1)); any other
-/// dynamic case is an error, since sizes are not subtracted symbolically.
+/// dynamic size is computed: named `((H-1)/2+1)` after a named input (the
+/// text windowedSizeExpr writes), anonymous after an anonymous one. Whether
+/// the window fits a dynamic size is checked when the code runs.
 mlir::FailureOr<Dim> windowOutputDim(const Dim &in, int64_t kernel,
                                      int64_t stride, int64_t lo, int64_t hi,
                                      int64_t dilation, int64_t spatialIndex,
                                      EmitErrorFn emitError);
+
+/// The text of a windowed size over a dynamic `size` (a size expression of
+/// runtime/exec/ShapeChecks.h): `(size + lo + hi - span) / stride + 1` with
+/// its constants folded, `(H-1)/2+1` or `H-2`, without outer parentheses.
+/// The division is exact arithmetic only when the window fits, which the
+/// shape checks establish first.
+std::string windowedSizeExpr(llvm::StringRef size, int64_t lo, int64_t hi,
+                             int64_t span, int64_t stride);
 
 /// conv1d/conv2d: `input` [N, C, spatial...] (or channels last), `filter`
 /// [O, C/groups, k...] (or [k..., C/groups, O]). Checks the layout name, the

@@ -26,9 +26,10 @@ class Tc_ConvOp<string mnemonic, string spatial, string nchw, string nhwc,
     spatial dimension, `padding` two (`[lo, hi]` per spatial dimension, in
     order). The input channels are `groups` times the filter's; the output
     channels, a multiple of `groups`. Channel counts and the filter are
-    static; batch and spatial sizes may be dynamic, a dynamic spatial size
-    only where the window keeps it (stride 1, padding `dilation*(k-1)` in
-    all), so the output has the input's size.
+    static; batch and spatial sizes may be dynamic. A dynamic spatial size
+    gives a dynamic output size, `(size + lo + hi - dilation*(k-1) - 1) /
+    stride + 1`, computed when the code runs (tc-shape-checks checks first
+    that the window fits).
 
     ```mlir
     }] # example # [{
@@ -69,8 +70,8 @@ class Tc_Pool2DOp<string mnemonic, string what, Type element> :
     `[top, bottom, left, right]`. Max pooling never picks the padding (it
     holds the lowest value); average pooling counts it as zeros and divides
     by the whole window (PyTorch's `count_include_pad=True`). A dynamic
-    spatial size is allowed only where the window keeps it (stride 1 and
-    `kernel - 1` elements of padding in all).
+    spatial size gives a dynamic output size, computed as for the
+    convolutions.
 
     ```mlir
     %p = tc.}] # mnemonic # [{ %x layout = "NCHW" kernel = [2, 2] strides = [2, 2]

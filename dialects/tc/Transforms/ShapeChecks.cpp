@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tc/IR/ConvShapes.h"
 #include "dialects/tc/IR/ShapeInference.h"
 #include "dialects/tc/IR/SliceRules.h"
 #include "dialects/tc/IR/TcOps.h"
@@ -346,18 +347,72 @@ private:
       // A scan keeps its input's sizes.
       exprs[result] = of(op->getOperand(0));
     } else if (isa<Conv1DOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(op)) {
-      // The verifier admits a dynamic result size only where the window
-      // keeps the input's size at that position (ConvShapes.h).
-      Exprs in = of(op->getOperand(0)), out = of(result);
-      for (int64_t i = 0; i < type.getRank(); ++i)
-        if (type.isDynamicDim(i))
-          out[i] = in[i];
-      exprs[result] = out;
+      visitWindowed(op, type);
     } else if (auto random = dyn_cast<RandomOp>(op)) {
       // A dynamic result has the sizes of `like` (the verifier).
       if (random.getLike())
         exprs[result] = of(random.getLike());
     }
+  }
+
+  /// A convolution or pooling keeps the batch; a dynamic spatial size is
+  /// windowed (ConvShapes.h), once the window is known to fit in it: the
+  /// padded size holds at least the window's span.
+  void visitWindowed(Operation *op, RankedTensorType type) {
+    Value result = op->getResult(0);
+    Exprs in = of(op->getOperand(0)), out = of(result);
+    int64_t spatialRank = type.getRank() - 2;
+    StringRef layout = op->getAttrOfType<StringAttr>("layout").getValue();
+    bool last = channelsLastOf(layout, spatialRank).value_or(false);
+    int64_t first = last ? 1 : 2;
+    SmallVector<int64_t> kernel, strides, padding, dilations;
+    if (auto pool = dyn_cast<MaxPool2DOp>(op)) {
+      kernel.assign(pool.getKernel().begin(), pool.getKernel().end());
+      dilations.assign(2, 1);
+    } else if (auto pool = dyn_cast<AvgPool2DOp>(op)) {
+      kernel.assign(pool.getKernel().begin(), pool.getKernel().end());
+      dilations.assign(2, 1);
+    } else {
+      auto filter = cast<RankedTensorType>(op->getOperand(1).getType());
+      for (int64_t i = 0; i < spatialRank; ++i)
+        kernel.push_back(filter.getDimSize(last ? i : 2 + i));
+      auto d = op->getAttrOfType<DenseI64ArrayAttr>("dilations");
+      dilations.assign(d.asArrayRef().begin(), d.asArrayRef().end());
+    }
+    auto s = op->getAttrOfType<DenseI64ArrayAttr>("strides");
+    auto p = op->getAttrOfType<DenseI64ArrayAttr>("padding");
+    strides.assign(s.asArrayRef().begin(), s.asArrayRef().end());
+    padding.assign(p.asArrayRef().begin(), p.asArrayRef().end());
+    out[0] = in[0];
+    for (int64_t i = 0; i < spatialRank; ++i) {
+      int64_t d = first + i;
+      if (!type.isDynamicDim(d))
+        continue;
+      int64_t lo = padding[2 * i], hi = padding[2 * i + 1];
+      int64_t span = dilations[i] * (kernel[i] - 1) + 1;
+      if (strides[i] == 1 && lo + hi == span - 1) {
+        out[d] = in[d];
+        continue;
+      }
+      check("le", DimExpr::constant(span - lo - hi), in[d],
+            "the window of " + opName(op) + " (span " + Twine(span) +
+                ", padding " + Twine(lo) + "+" + Twine(hi) +
+                ") does not fit in spatial dimension " + Twine(i),
+            op->getLoc());
+      if (!in[d].known)
+        continue;
+      if (in[d].isConstant()) {
+        out[d] =
+            DimExpr::constant((in[d].coef + lo + hi - span) / strides[i] + 1);
+        continue;
+      }
+      out[d] = DimExpr{
+          true,
+          1,
+          {"(" + windowedSizeExpr(in[d].text(), lo, hi, span, strides[i]) +
+           ")"}};
+    }
+    exprs[result] = out;
   }
 
   void visitMatmul(MatmulOp op, RankedTensorType type) {

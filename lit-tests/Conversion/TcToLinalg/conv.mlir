@@ -62,6 +62,27 @@ func.func @pools(%x: tensor<1x2x8x8xf32>, %y: tensor<1x8x8x2xf32>) -> (tensor<1x
 
 // -----
 
+// A dynamic spatial size that the window changes: the result has
+// (size + lo + hi - span) / stride + 1 elements there, the batch the input's.
+// CHECK-LABEL: func.func @dynamic_window(
+// CHECK-DAG: %[[M2:.*]] = arith.constant -2 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: tensor.insert_slice
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %[[C2]]
+// CHECK: %[[LESS:.*]] = arith.addi %[[H]], %[[M2]] : index
+// CHECK: %[[WINDOWS:.*]] = arith.divui %[[LESS]], %[[C2]] : index
+// CHECK: %[[OH:.*]] = arith.addi %[[WINDOWS]], %[[C1]] : index
+// CHECK: tensor.empty(%[[N]], %[[OH]]) : tensor<?x2x?x4xf32>
+// CHECK: linalg.pooling_nchw_max
+func.func @dynamic_window(%x: tensor<?x2x?x8xf32>) -> tensor<?x2x?x4xf32> {
+  %0 = tc.max_pool2d %x layout = "NCHW" kernel = [3, 2] strides = [2, 2] padding = [1, 0, 0, 0] : tensor<?x2x?x8xf32> -> tensor<?x2x?x4xf32>
+  return %0 : tensor<?x2x?x4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @random(
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<2xi64>, tensor<2xi64>)
 // CHECK-COUNT-20: arith.mului_extended

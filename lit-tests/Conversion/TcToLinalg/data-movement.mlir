@@ -220,3 +220,26 @@ func.func @reshape_same(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %0 = tc.reshape %x : tensor<?x4xf32> -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// A reshape to several dynamic sizes named by expressions of the function's
+// symbols (a window's output, a slice's length): each size is computed from
+// the symbols, not taken from the element count (which cannot tell two of
+// them apart).
+// CHECK-LABEL: func.func @expression_names(
+// CHECK: tensor.dim %arg0, %c0
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[LESS:.*]] = arith.subi %[[H]], %{{.*}} : index
+// CHECK: %[[HALF:.*]] = arith.divsi %[[LESS]], %{{.*}} : index
+// CHECK: %[[OH:.*]] = arith.addi %[[HALF]], %{{.*}} : index
+// CHECK: %[[OHN:.*]] = arith.muli %{{.*}}, %[[OH]] : index
+// CHECK: %[[W:.*]] = tensor.dim %arg0, %c3
+// CHECK: %[[W1:.*]] = arith.subi %[[W]], %{{.*}} : index
+// CHECK: %[[TAIL:.*]] = arith.maxsi %[[W1]], %{{.*}} : index
+// CHECK: %[[TAILN:.*]] = arith.muli %{{.*}}, %[[TAIL]] : index
+// CHECK: tensor.from_elements %{{.*}}, %[[OHN]], %[[TAILN]], %{{.*}}, %{{.*}} : tensor<5xindex>
+func.func @expression_names(%x: tensor<?x4x?x?xf32> {tc.dims = ["N", 4, "H", "W"]}, %y: tensor<?x?x?x8xf32>) -> tensor<?x?x?x2x4xf32> {
+  %r = tc.reshape %y {tc.dims = ["N", "((H-2)/2+1)", "(max(W-1,0))", 2, 4]} : tensor<?x?x?x8xf32> -> tensor<?x?x?x2x4xf32>
+  return %r : tensor<?x?x?x2x4xf32>
+}

@@ -75,15 +75,6 @@ func.func @stride_zero(%x: tensor<1x2x8x8xf32>, %w: tensor<3x2x3x3xf32>) {
 
 // -----
 
-// A dynamic spatial size survives only a window that keeps it.
-func.func @dynamic_window(%x: tensor<1x2x?x8xf32>, %w: tensor<3x2x3x3xf32>) {
-  // expected-error @+1 {{'tc.conv2d' op spatial dimension 0 is ?, a dynamic size, and this window changes it (stride 1, padding 0+0, window span 3); a dynamic size needs stride 1 and padding "same" (or give the dimension a static size)}}
-  %0 = tc.conv2d %x, %w layout = "NCHW" strides = [1, 1] padding = [0, 0, 0, 0] dilations = [1, 1] groups = 1 : tensor<1x2x?x8xf32>, tensor<3x2x3x3xf32> -> tensor<1x3x?x6xf32>
-  return
-}
-
-// -----
-
 // The window fits in the padded input.
 func.func @window_too_large(%x: tensor<1x2x2x8xf32>, %w: tensor<3x2x3x3xf32>) {
   // expected-error @+1 {{'tc.conv2d' op the window spans 5 elements, more than spatial dimension 0 holds with its padding (2 + 1 + 1)}}

@@ -33,3 +33,13 @@ func.func @pools(%x: tensor<?x8x32x32xf32>, %y: tensor<2x7x7x3xf16>) -> (tensor<
   %1 = tc.avg_pool2d %y layout = "NHWC" kernel = [3, 3] strides = [2, 2] padding = [1, 1, 1, 1] : tensor<2x7x7x3xf16> -> tensor<2x4x4x3xf16>
   return %0, %1 : tensor<?x8x16x16xf32>, tensor<2x4x4x3xf16>
 }
+
+// Any window over a dynamic spatial size: the result's size is computed.
+// CHECK-LABEL: func.func @dynamic_windows(
+// CHECK: tc.conv2d %{{.*}}, %{{.*}} layout = "NCHW" strides = [2, 1] padding = [0, 1, 0, 0] dilations = [1, 2] groups = 1 : tensor<?x2x?x?xf32>, tensor<3x2x3x3xf32> -> tensor<?x3x?x?xf32>
+// CHECK: tc.max_pool2d %{{.*}} layout = "NHWC" kernel = [2, 2] strides = [2, 2] padding = [0, 0, 1, 0] : tensor<2x?x?x3xf32> -> tensor<2x?x?x3xf32>
+func.func @dynamic_windows(%x: tensor<?x2x?x?xf32>, %w: tensor<3x2x3x3xf32>, %y: tensor<2x?x?x3xf32>) -> (tensor<?x3x?x?xf32>, tensor<2x?x?x3xf32>) {
+  %0 = tc.conv2d %x, %w layout = "NCHW" strides = [2, 1] padding = [0, 1, 0, 0] dilations = [1, 2] groups = 1 : tensor<?x2x?x?xf32>, tensor<3x2x3x3xf32> -> tensor<?x3x?x?xf32>
+  %1 = tc.max_pool2d %y layout = "NHWC" kernel = [2, 2] strides = [2, 2] padding = [0, 0, 1, 0] : tensor<2x?x?x3xf32> -> tensor<2x?x?x3xf32>
+  return %0, %1 : tensor<?x3x?x?xf32>, tensor<2x?x?x3xf32>
+}

@@ -62,17 +62,38 @@ Value pad(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
 }
 
 /// The sizes of a windowed result: static ones from its type; a dynamic
-/// dimension is the input's at the same position (the verifier admits a
-/// dynamic size only where the window keeps it: the batch, or a spatial
-/// size under stride 1 and "same" padding).
+/// batch is the input's; a dynamic spatial size `i` (at `first + i`) is
+/// `(size + lo + hi - span) / stride + 1` of the input's (ConvShapes.h),
+/// which tc-shape-checks made sure is at least 1.
 SmallVector<OpFoldResult> resultSizes(OpBuilder &b, Location loc, Value input,
-                                      RankedTensorType resultType) {
+                                      RankedTensorType resultType,
+                                      int64_t first, ArrayRef<int64_t> kernel,
+                                      ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> dilations) {
   SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < resultType.getRank(); ++d)
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    if (!resultType.isDynamicDim(d)) {
+      sizes.push_back(b.getIndexAttr(resultType.getDimSize(d)));
+      continue;
+    }
+    Value size = b.create<tensor::DimOp>(loc, input, d);
+    int64_t i = d - first;
+    if (d < first || i >= (int64_t)kernel.size()) {
+      sizes.push_back(size);
+      continue;
+    }
+    int64_t span = dilations[i] * (kernel[i] - 1) + 1;
+    int64_t extra = padding[2 * i] + padding[2 * i + 1] - span;
+    auto constant = [&](int64_t c) -> Value {
+      return b.create<arith::ConstantIndexOp>(loc, c);
+    };
+    Value windows = b.create<arith::DivUIOp>(
+        loc, b.create<arith::AddIOp>(loc, size, constant(extra)),
+        constant(strides[i]));
     sizes.push_back(
-        resultType.isDynamicDim(d)
-            ? OpFoldResult(b.create<tensor::DimOp>(loc, input, d).getResult())
-            : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
+        b.create<arith::AddIOp>(loc, windows, constant(1)).getResult());
+  }
   return sizes;
 }
 
@@ -213,9 +234,16 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
     Type element = resultType.getElementType();
     SmallVector<int64_t> strides(op.getStrides()), dilations(op.getDilations()),
         padding(op.getPadding());
-    Value init = createFilled(rewriter, loc,
-                              resultSizes(rewriter, loc, input, resultType),
-                              createScalar(rewriter, loc, element, 0.0));
+    int64_t first = last ? 1 : 2;
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    SmallVector<int64_t> kernel;
+    for (int64_t i = 0; i < spatialRank; ++i)
+      kernel.push_back(filterType.getDimSize(last ? i : 2 + i));
+    Value init =
+        createFilled(rewriter, loc,
+                     resultSizes(rewriter, loc, input, resultType, first,
+                                 kernel, strides, padding, dilations),
+                     createScalar(rewriter, loc, element, 0.0));
     // conv1d: a spatial dimension of size 1 before the one there is.
     int64_t unitAt = last ? 1 : 2;
     if (spatialRank == 1) {
@@ -227,7 +255,7 @@ template <typename OpTy> struct ConvLowering : OpConversionPattern<OpTy> {
       padding.insert(padding.begin(), {0, 0});
     }
     SmallVector<int64_t> low(4, 0), high(4, 0);
-    int64_t first = last ? 1 : 2;
+    first = last ? 1 : 2;
     for (int64_t i = 0; i < 2; ++i) {
       low[first + i] = padding[2 * i];
       high[first + i] = padding[2 * i + 1];
@@ -268,9 +296,11 @@ struct PoolLowering : OpConversionPattern<OpTy> {
       high[first + i] = padding[2 * i + 1];
     }
     input = pad(rewriter, loc, input, low, high, identity);
-    Value init = createFilled(
-        rewriter, loc,
-        resultSizes(rewriter, loc, adaptor.getInput(), resultType), identity);
+    Value init = createFilled(rewriter, loc,
+                              resultSizes(rewriter, loc, adaptor.getInput(),
+                                          resultType, first, kernel,
+                                          op.getStrides(), padding, {1, 1}),
+                              identity);
     Value window = rewriter.create<tensor::EmptyOp>(loc, kernel, element);
     auto stridesAttr = rewriter.getI64TensorAttr(op.getStrides());
     auto dilationsAttr = rewriter.getI64TensorAttr({1, 1});

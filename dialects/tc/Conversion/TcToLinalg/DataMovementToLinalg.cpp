@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tc/Conversion/TcToLinalg/SizeExpression.h"
 #include "dialects/tc/Conversion/TcToLinalg/TcToLinalg.h"
 #include "dialects/tc/Conversion/TcToLinalg/Utils.h"
 #include "dialects/tc/IR/ShapeInference.h"
@@ -278,8 +279,9 @@ std::optional<SmallVector<int64_t>> getCommonShape(ArrayRef<int64_t> from,
 
 /// The sizes a reshape's `tc.dims` names, as values: a product of integers
 /// and symbols, each symbol read (`tensor.dim`) from the first argument of
-/// the enclosing function that declares it as a whole dimension. Null for a
-/// static size and for what cannot be computed so (a `(5*N/3)`), which the
+/// the enclosing function that declares it as a whole dimension, and
+/// parenthesized expressions of symbols. Null for a static size and for
+/// what cannot be computed so (a symbol no argument declares), which the
 /// lowering then derives from the element count.
 SmallVector<Value> namedSizes(OpBuilder &b, Location loc, Operation *op) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -308,9 +310,14 @@ SmallVector<Value> namedSizes(OpBuilder &b, Location loc, Operation *op) {
         productOf(Dim::dynamic(text.getValue()));
     if (!product)
       continue;
+    // A factor is a symbol or a parenthesized expression of symbols (a
+    // windowed size `((H-2)/2+1)`, a slice's `(max(N-1,0))`): computed
+    // from the symbols, since with two such sizes the element count
+    // alone does not tell them apart.
     Value size = b.create<arith::ConstantIndexOp>(loc, product->coef);
     for (const std::string &f : product->factors) {
-      Value factor = lookup(f);
+      Value factor =
+          f.front() == '(' ? buildSizeExpression(b, loc, f, lookup) : lookup(f);
       if (!factor) {
         size = {};
         break;
