@@ -73,7 +73,8 @@ GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
 
   OpenScan open{loc,    new Block(), builder.saveInsertionPoint(),
                 {},     {},          steps,
-                length, reverse};
+                length, reverse,     nullptr,
+                {}};
   open.inits.assign(inits.begin(), inits.end());
   open.sequences.assign(sequences.begin(), sequences.end());
   SmallVector<TensorRef> args;
@@ -100,6 +101,10 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
                                              ArrayRef<Location> nextLocs) {
   if (openScans.empty()) {
     error(loc) << "no scan to end";
+    return {};
+  }
+  if (openScans.back().cond) {
+    error(loc) << "the innermost open loop is a while (call endWhile)";
     return {};
   }
   OpenScan open = std::move(openScans.back());
@@ -228,6 +233,10 @@ void GraphBuilder::abandonScan() {
   builder.restoreInsertionPoint(open.resume);
   open.body->dropAllDefinedValueUses();
   delete open.body;
+  if (open.cond) {
+    open.cond->dropAllDefinedValueUses();
+    delete open.cond;
+  }
 }
 
 TensorRef GraphBuilder::ifElse(Location loc, TensorRef condition,

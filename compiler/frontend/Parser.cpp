@@ -443,6 +443,8 @@ LogicalResult Parser::parseStatement() {
     return failure();
   if (atScan())
     return parseScan({name});
+  if (atWhile())
+    return parseWhile({name});
   FailureOr<Operand> value = parseExpr();
   if (failed(value))
     return failure();

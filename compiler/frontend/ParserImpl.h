@@ -160,6 +160,11 @@ private:
   /// `a, b = scan(h = h0, x in xs, ...) { ... return next, out }`, the
   /// current token being 'scan'; `targets` are the names assigned.
   mlir::LogicalResult parseScan(llvm::ArrayRef<Token> targets);
+  /// Whether the tokens ahead are `while(` (ParserWhile.cpp).
+  bool atWhile();
+  /// `x, n = while(x = x0, max_steps=50, cond=...) { ... return next }`,
+  /// the current token being 'while'; `targets` are the names assigned.
+  mlir::LogicalResult parseWhile(llvm::ArrayRef<Token> targets);
 
   // Messages for numpy habits (ParserHints.cpp); each succeeds when the
   // tokens ahead are not the habit it knows.

@@ -1,4 +1,4 @@
-//===- ControlFlowToScf.cpp - tc.scan and tc.ifelse as scf on tensors -----===//
+//===- ControlFlowToScf.cpp - tc.scan, tc.while, tc.ifelse as scf ---------===//
 //
 // A scan becomes one `scf.for` over its steps whose body is the scan's body
 // (its tc ops are converted by the rest of convert-tc-to-linalg). What the
@@ -17,6 +17,12 @@
 //
 // The temporaries a step computes are allocated inside the loop by
 // bufferization and hoisted out of it afterwards (tc-hoist-loop-buffers).
+//
+// A while becomes one `scf.while` that threads a step counter, the carried
+// states (updated in place the same way) and, when grad reads them, the
+// buffers of `max_steps` rows that save the state each step starts from.
+// Its `before` region is the while's cond region and the bound
+// `counter < max_steps`; its `after` region is the body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +62,49 @@ Row rowOf(OpBuilder &b, Location loc, Value tensor, Value t) {
     row.sizes.push_back(all[d]);
   }
   return row;
+}
+
+/// The state whose argument `value` is, or a view of (through tc ops that
+/// lower to views: reshape, slice), if any.
+std::optional<size_t> viewedState(Value value, ArrayRef<Value> bodyArgs) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<ReshapeOp, SliceOp, tensor::ExtractSliceOp,
+             tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      return std::nullopt;
+    value = def->getOperand(0);
+  }
+  for (auto [k, arg] : llvm::enumerate(bodyArgs))
+    if (arg == value)
+      return k;
+  return std::nullopt;
+}
+
+/// The states' next values `values` (yielded by a body whose state
+/// arguments were `bodyArgs`) copied into the loop's state arguments
+/// `dests`, so that each state is updated in place. A next value that is
+/// (a view of) another state goes through a temporary first, since that
+/// state may be overwritten before it is read.
+SmallVector<Value> copyIntoStates(OpBuilder &b, Location loc,
+                                  SmallVector<Value> values,
+                                  ArrayRef<Value> bodyArgs, ValueRange dests) {
+  size_t numInits = values.size();
+  for (size_t k = 0; k < numInits; ++k) {
+    std::optional<size_t> state =
+        viewedState(values[k], bodyArgs.take_front(numInits));
+    if (!state || *state == k)
+      continue;
+    auto type = cast<RankedTensorType>(values[k].getType());
+    Value temp = b.create<tensor::EmptyOp>(
+        loc, tensor::getMixedSizes(b, loc, values[k]), type.getElementType());
+    values[k] = b.create<linalg::CopyOp>(loc, values[k], temp).getResult(0);
+  }
+  SmallVector<Value> next;
+  for (size_t k = 0; k < numInits; ++k)
+    next.push_back(
+        values[k] == bodyArgs[k]
+            ? dests[k]
+            : b.create<linalg::CopyOp>(loc, values[k], dests[k]).getResult(0));
+  return next;
 }
 
 struct ScanToFor : OpConversionPattern<ScanOp> {
@@ -153,26 +202,11 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
       next[k] = rewriter.create<tensor::InsertSliceOp>(
           loc, yield.getValues()[k], dest, row.offsets, row.sizes, row.strides);
     }
-    SmallVector<Value> values(yield.getValues().take_front(numInits));
-    for (size_t k = 0; k < numInits; ++k) {
-      std::optional<size_t> state = viewedState(
-          values[k], ArrayRef<Value>(bodyArgs).take_front(numInits));
-      if (!state || *state == k)
-        continue;
-      auto type = cast<RankedTensorType>(values[k].getType());
-      Value temp = rewriter.create<tensor::EmptyOp>(
-          loc, tensor::getMixedSizes(rewriter, loc, values[k]),
-          type.getElementType());
-      values[k] =
-          rewriter.create<linalg::CopyOp>(loc, values[k], temp).getResult(0);
-    }
-    for (size_t k = 0; k < numInits; ++k) {
-      Value dest = loop.getRegionIterArgs()[k];
-      next[k] = values[k] == bodyArgs[k]
-                    ? dest
-                    : rewriter.create<linalg::CopyOp>(loc, values[k], dest)
-                          .getResult(0);
-    }
+    SmallVector<Value> states = copyIntoStates(
+        rewriter, loc,
+        SmallVector<Value>(yield.getValues().take_front(numInits)), bodyArgs,
+        loop.getRegionIterArgs().take_front(numInits));
+    llvm::copy(states, next.begin());
     SmallVector<Value> yielded, results;
     for (auto [k, value] : llvm::enumerate(next)) {
       if (slot[k] >= 0)
@@ -183,22 +217,6 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
     rewriter.eraseOp(yield);
     rewriter.replaceOp(op, results);
     return success();
-  }
-
-  /// The state whose argument `value` is, or a view of (through tc ops
-  /// that lower to views: reshape, slice), if any.
-  static std::optional<size_t> viewedState(Value value,
-                                           ArrayRef<Value> bodyArgs) {
-    while (Operation *def = value.getDefiningOp()) {
-      if (!isa<ReshapeOp, SliceOp, tensor::ExtractSliceOp,
-               tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
-        return std::nullopt;
-      value = def->getOperand(0);
-    }
-    for (auto [k, arg] : llvm::enumerate(bodyArgs))
-      if (arg == value)
-        return k;
-    return std::nullopt;
   }
 
   /// The size of dimension `d` of stacked output `k`'s per-step value
@@ -256,6 +274,105 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
   }
 };
 
+/// `scf.while` over (counter, states..., saved states...): the before
+/// region is the cond region and `counter < max_steps`, the after region
+/// saves the states (when read), runs the body and updates the states in
+/// place.
+struct WhileToScf : OpConversionPattern<WhileOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WhileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+    Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    Value steps = rewriter.create<tensor::ExtractOp>(loc, adaptor.getMaxSteps(),
+                                                     ValueRange{});
+    Value maxSteps = rewriter.create<arith::MaxSIOp>(
+        loc,
+        rewriter.create<arith::IndexCastOp>(loc, rewriter.getIndexType(),
+                                            steps),
+        zero);
+    size_t numInits = op.getInits().size();
+    SmallVector<Value> loopInits = {zero};
+    llvm::append_range(loopInits, adaptor.getInits());
+    // The saved states that grad reads: `max_steps` rows each.
+    SmallVector<size_t> savedRead;
+    for (auto [k, saved] : llvm::enumerate(op.getSavedStates())) {
+      if (saved.use_empty())
+        continue;
+      savedRead.push_back(k);
+      Value init = adaptor.getInits()[k];
+      SmallVector<OpFoldResult> sizes = {maxSteps};
+      llvm::append_range(sizes, tensor::getMixedSizes(rewriter, loc, init));
+      loopInits.push_back(createLoopDestination(
+          rewriter, loc, sizes,
+          cast<RankedTensorType>(init.getType()).getElementType()));
+    }
+    SmallVector<Type> types;
+    SmallVector<Location> locs(loopInits.size(), loc);
+    for (Value v : loopInits)
+      types.push_back(v.getType());
+    auto loop = rewriter.create<scf::WhileOp>(loc, types, loopInits);
+    Block *before = rewriter.createBlock(&loop.getBefore(), {}, types, locs);
+    Block *after = rewriter.createBlock(&loop.getAfter(), {}, types, locs);
+
+    // Before: go on while the condition holds and steps remain.
+    auto condYield = cast<YieldOp>(op.getCondBlock().getTerminator());
+    rewriter.mergeBlocks(&op.getCondBlock(), before,
+                         before->getArguments().slice(1, numInits));
+    rewriter.setInsertionPoint(condYield);
+    Value holds = rewriter.create<tensor::ExtractOp>(
+        loc, condYield.getValues()[0], ValueRange{});
+    Value remain = rewriter.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::slt, before->getArgument(0), maxSteps);
+    Value go = rewriter.create<arith::AndIOp>(loc, remain, holds);
+    rewriter.create<scf::ConditionOp>(loc, go, before->getArguments());
+    rewriter.eraseOp(condYield);
+
+    // After: save the states, run the body, update the states in place.
+    auto yield = cast<YieldOp>(op.getBodyBlock().getTerminator());
+    SmallVector<Value> bodyArgs(op.getBodyBlock().getArguments());
+    Value i = after->getArgument(0);
+    ValueRange stateArgs = after->getArguments().slice(1, numInits);
+    rewriter.setInsertionPointToStart(after);
+    SmallVector<Value> savedNext;
+    for (auto [slot, k] : llvm::enumerate(savedRead)) {
+      Value dest = after->getArgument(1 + numInits + slot);
+      Row row = rowOf(rewriter, loc, dest, i);
+      savedNext.push_back(rewriter.create<tensor::InsertSliceOp>(
+          loc, stateArgs[k], dest, row.offsets, row.sizes, row.strides));
+    }
+    rewriter.mergeBlocks(&op.getBodyBlock(), after, stateArgs);
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded = {
+        rewriter.create<arith::AddIOp>(loc, i, one).getResult()};
+    llvm::append_range(yielded,
+                       copyIntoStates(rewriter, loc,
+                                      SmallVector<Value>(yield.getValues()),
+                                      bodyArgs, stateArgs));
+    llvm::append_range(yielded, savedNext);
+    rewriter.create<scf::YieldOp>(loc, yielded);
+    rewriter.eraseOp(yield);
+
+    // Results: the final states, the counter as an i64 scalar, the saved
+    // states that are read.
+    rewriter.setInsertionPointAfter(loop);
+    SmallVector<Value> results(loop.getResults().slice(1, numInits));
+    Value count = rewriter.create<arith::IndexCastOp>(
+        loc, rewriter.getI64Type(), loop.getResult(0));
+    results.push_back(rewriter.create<tensor::FromElementsOp>(
+        loc, RankedTensorType::get({}, rewriter.getI64Type()), count));
+    size_t slot = 0;
+    for (Value saved : op.getSavedStates())
+      results.push_back(
+          saved.use_empty() ? Value() : loop.getResult(1 + numInits + slot++));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// `scf.if` yielding one value or the other; control-flow-sink then moves
 /// what only one branch reads into it, so only the branch taken runs.
 struct IfElseToIf : OpConversionPattern<IfElseOp> {
@@ -295,5 +412,5 @@ struct IfElseToIf : OpConversionPattern<IfElseOp> {
 } // namespace
 
 void tcc::tc::populateTcControlFlowToScfPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScanToFor, IfElseToIf>(patterns.getContext());
+  patterns.add<ScanToFor, WhileToScf, IfElseToIf>(patterns.getContext());
 }
