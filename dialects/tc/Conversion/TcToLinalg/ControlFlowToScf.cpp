@@ -362,8 +362,12 @@ struct WhileToScf : OpConversionPattern<WhileOp> {
     SmallVector<Value> results(loop.getResults().slice(1, numInits));
     Value count = rewriter.create<arith::IndexCastOp>(
         loc, rewriter.getI64Type(), loop.getResult(0));
-    results.push_back(rewriter.create<tensor::FromElementsOp>(
-        loc, RankedTensorType::get({}, rewriter.getI64Type()), count));
+    // A fill, not tensor.from_elements: on the GPU the count is written by
+    // a kernel into device memory, which the host cannot store to.
+    Value countTensor = rewriter.create<tensor::EmptyOp>(
+        loc, ArrayRef<int64_t>{}, rewriter.getI64Type());
+    results.push_back(
+        rewriter.create<linalg::FillOp>(loc, count, countTensor).getResult(0));
     size_t slot = 0;
     for (Value saved : op.getSavedStates())
       results.push_back(
