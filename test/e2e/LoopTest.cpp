@@ -4,7 +4,8 @@
 // reference interpreter's step-by-step semantics: an Elman RNN over dtypes
 // and dynamic numbers of steps (0 included), backwards, a pure map over
 // two sequences, a counted loop without sequences, several states, shared
-// variables read in the body, and a scan inside a scan.
+// variables read in the body, and a scan inside a scan; `while` (an
+// scf.while) over dtypes and numbers of steps, in a scan too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,4 +118,71 @@ TEST_CASE("ifelse: the value the condition picks, over dtypes", "[loops]") {
         g.call("pick", {rng.uniform(dtype, {n, 3}, -4, 4),
                         rng.uniform(dtype, {n, 3}, -4, 4)});
   }
+}
+
+TEST_CASE("while: Newton's method over dtypes, zero to max_steps steps",
+          "[loops]") {
+  Random rng(2405);
+  for (DTypeKind dtype : {DTypeKind::F32, DTypeKind::F64}) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    // The square roots of `a`: stops when every residual is small, at
+    // once for a = 1 (r starts there), or after `max_steps` for a tolerance
+    // of 0.
+    Graph g("tg 1\n"
+            "func newton(a : " +
+            t + "[N], tol : " + t + "[]) -> (r : " + t +
+            "[N], n : i64[]) {\n"
+            "  r, n = while(r = a, max_steps=30, "
+            "cond=max(abs(r * r - a)) > tol) {\n"
+            "    return 0.5 * (r + a / r)\n"
+            "  }\n"
+            "}\n");
+    g.call("newton", {rng.uniform(dtype, {5}, 0.5, 50),
+                      RefTensor(dtype, {}, {1e-3})});
+    g.call("newton",
+           {RefTensor(dtype, {2}, {1, 1}), RefTensor(dtype, {}, {1e-3})});
+    g.call("newton", {rng.uniform(dtype, {3}, 2, 3), RefTensor(dtype, {}, {0})});
+  }
+}
+
+TEST_CASE("while: integer states, shared reads, a while in a scan",
+          "[loops]") {
+  Random rng(2406);
+  for (DTypeKind dtype : {DTypeKind::I32, DTypeKind::I64}) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    // Collatz: the steps to reach 1 (at most 200).
+    Graph g("tg 1\n"
+            "func collatz(x : " +
+            t + "[]) -> (y : " + t +
+            "[], n : i64[]) {\n"
+            "  y, n = while(v = x, max_steps=200, cond=v > 1) {\n"
+            "    return select(v - (v / 2) * 2 == 0, v / 2, 3 * v + 1)\n"
+            "  }\n"
+            "}\n");
+    for (double x : {1.0, 6.0, 27.0})
+      g.call("collatz", {RefTensor(dtype, {}, {x})});
+  }
+  Graph g(R"(tg 1
+shared rate : f64[] = fill(0.5)
+func decay(x0 : f64[N], limit : f64[]) -> (x : f64[N], n : i64[]) {
+  x, n = while(s = x0, max_steps=N, cond=sum(s) > limit) {
+    return s * rate
+  }
+}
+func perRow(a : f32[T, 3]) -> (counts : i64[T], last : f32[3]) {
+  last, counts = scan(acc = zeros([3], dtype=f32), row in a) {
+    halved, k = while(v = row + acc, max_steps=8, cond=max(abs(v)) > 0.25) {
+      return v * 0.5
+    }
+    return halved, k
+  }
+}
+)");
+  for (int64_t n : {1, 6})
+    g.call("decay", {rng.uniform(DTypeKind::F64, {n}, 0, 4),
+                     RefTensor(DTypeKind::F64, {}, {0.5})});
+  for (int64_t steps : {0, 5})
+    g.call("perRow", {rng.uniform(DTypeKind::F32, {steps, 3}, -4, 4)});
 }
