@@ -294,11 +294,20 @@ public:
   beginScan(mlir::Location loc, llvm::ArrayRef<TensorRef> inits,
             llvm::ArrayRef<TensorRef> sequences, std::optional<tc::Dim> steps,
             bool reverse);
+  /// Advances shared variable `name` inside the innermost open scan's
+  /// body: `next` is its value after a step, and the body's reads of the
+  /// variable (made before or after this call) see its value at the step's
+  /// start. The variable becomes a carried state that starts from its
+  /// value at the call's start; endScan returns its final value, which the
+  /// caller updates the variable with (once, when the call succeeds).
+  mlir::LogicalResult updateInLoop(mlir::Location loc, llvm::StringRef name,
+                                   TensorRef next);
   /// Closes the innermost open scan: `next` holds one next value per
   /// carried state (of its shape and dtype), `perStep` the values to
   /// stack. Returns the final states, then the stacked outputs
-  /// (`[steps] + shape`); empty after an error (reported at `loc`, or at
-  /// `nextLocs[i]` for a state whose shape changes).
+  /// (`[steps] + shape`), then the final values of the variables given to
+  /// updateInLoop (in that order); empty after an error (reported at
+  /// `loc`, or at `nextLocs[i]` for a state whose shape changes).
   llvm::SmallVector<TensorRef>
   endScan(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
           llvm::ArrayRef<TensorRef> perStep,
@@ -413,6 +422,10 @@ private:
     mlir::Block *cond = nullptr;
     /// The while's condition, once whileBody has it.
     mlir::Value condition;
+    /// Shared variables advanced in the body (updateInLoop): their names
+    /// and next values; their states follow `inits`' in the body.
+    llvm::SmallVector<std::string> updated;
+    llvm::SmallVector<TensorRef> updatedNext;
   };
 
   GraphBuilderOptions options;

@@ -36,7 +36,7 @@ GraphBuilder::beginWhile(Location loc, ArrayRef<TensorRef> inits,
   OpenScan open{loc,      new Block(), builder.saveInsertionPoint(),
                 {},       {},          maxSteps,
                 maxSteps, false,       new Block(),
-                {}};
+                {},       {},          {}};
   open.inits.assign(inits.begin(), inits.end());
   SmallVector<TensorRef> args;
   for (const TensorRef &init : inits) {

@@ -380,6 +380,7 @@ LogicalResult Parser::parseFunction() {
     return failure();
   scope.clear();
   inputNames.clear();
+  loopUpdates.clear();
   for (auto [spec, arg] : llvm::zip(inputs, *args)) {
     scope[spec.name] = arg;
     inputNames.insert(spec.name);
@@ -402,6 +403,14 @@ LogicalResult Parser::parseFunction() {
   }
   Location end = here();
   consume(); // }
+  // The variables that loops advanced are updated with their final values,
+  // with the updates block's (each variable once).
+  for (LoopUpdate &u : loopUpdates) {
+    def.hasUpdates = true;
+    updates.emplace_back(u.name, u.value);
+    updateLocs.push_back(u.loc);
+  }
+  loopUpdates.clear();
   SmallVector<TensorRef> results;
   for (const TensorSpec &spec : outputs) {
     auto it = scope.find(spec.name);

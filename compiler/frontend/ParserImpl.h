@@ -190,6 +190,15 @@ private:
   llvm::StringMap<TensorRef> scope;
   llvm::StringSet<> inputNames;
   llvm::StringSet<> symbols;
+  /// Shared variables advanced inside the loops parsed so far (a scan
+  /// body's `updates` block), with their final values: the function, or the
+  /// loop around, updates them.
+  struct LoopUpdate {
+    std::string name;
+    TensorRef value;
+    mlir::Location loc;
+  };
+  std::vector<LoopUpdate> loopUpdates;
   /// The function being parsed.
   std::string currentName;
   /// The functions of the file parsed so far, and the names of all of them.

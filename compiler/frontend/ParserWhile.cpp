@@ -144,8 +144,22 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
       return error() << "a while loop's body ends with 'return' and the next "
                         "values of its carried states";
     }
+    Lexer probe = lexer;
+    if (tok.isKeyword("updates") && probe.next().is(TokenKind::LBrace)) {
+      builder.abandonScan();
+      return error() << "a while loop's body cannot update shared variables; "
+                        "carry the value as a state and update the variable "
+                        "with the final state after the loop";
+    }
+    size_t innerUpdates = loopUpdates.size();
     if (failed(parseStatement()))
       return abandon();
+    if (loopUpdates.size() != innerUpdates) {
+      builder.abandonScan();
+      return emitError(loopUpdates.back().loc)
+             << "a scan in a while loop's body cannot update shared "
+                "variables; carry the value as a state of both loops";
+    }
   }
   Location returnLoc = here();
   consume(); // return

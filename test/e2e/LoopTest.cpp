@@ -12,6 +12,7 @@
 #include "test/e2e/Harness.h"
 
 using namespace tcc::e2e;
+using tcc::Array;
 
 namespace {
 
@@ -185,4 +186,73 @@ func perRow(a : f32[T, 3]) -> (counts : i64[T], last : f32[3]) {
                      RefTensor(DTypeKind::F64, {}, {0.5})});
   for (int64_t steps : {0, 5})
     g.call("perRow", {rng.uniform(DTypeKind::F32, {steps, 3}, -4, 4)});
+}
+
+namespace {
+
+/// Calls through the runtime only and expects a refusal.
+tcc::Status refusal(Graph &g, const std::string &function,
+                    const std::vector<RefTensor> &inputs) {
+  std::vector<Array> arrays;
+  for (const RefTensor &t : inputs)
+    arrays.push_back(toArray(t));
+  tcc::Result<std::vector<Array>> r = g.function(function).call(arrays);
+  REQUIRE_FALSE(r.ok());
+  return r.status();
+}
+
+} // namespace
+
+TEST_CASE("scan: shared variables advanced in the body, once per call",
+          "[loops]") {
+  // The RNG state is advanced at every step (each step draws new numbers)
+  // and a counter counts the steps, in an inner scan too. Reads after the
+  // loop see the values at the call's start; the variables take their
+  // final values when the call succeeds, and keep theirs when it fails
+  // (a bad id after the loop).
+  Random rng(2407);
+  Graph g(R"(tg 1
+shared rng : i64[2] = zeros
+shared steps : i64[] = zeros
+shared inner : i64[] = zeros
+shared W : f32[4, 4] = normal(seed=1, std=0.5)
+shared E : f32[5, 4] = normal(seed=2)
+func noisy(xs : f32[T, B, 4], h0 : f32[B, 4], ids : i32[B]) -> (hT : f32[B, 4], at_start : i64[], picked : f32[B, 4]) {
+  hT, hs = scan(h = h0, x in xs) {
+    noise = random_normal(rng, h, std=0.1)
+    sub = scan(v = x, n_steps=2) {
+      updates { inner = inner + 1 }
+      return v * 0.5
+    }
+    updates {
+      rng = rng_advance(rng)
+      steps = steps + 1
+    }
+    return tanh(matmul(h, W) + sub + noise), h
+  }
+  at_start = steps
+  picked = take(E, ids) + hT
+}
+)");
+  auto ids = [](std::vector<double> v) {
+    int64_t n = v.size();
+    return RefTensor(DTypeKind::I32, {n}, std::move(v));
+  };
+  for (int64_t steps : {3, 0, 5}) {
+    INFO("T = " << steps);
+    g.call("noisy", {rng.uniform(DTypeKind::F32, {steps, 2, 4}),
+                     rng.uniform(DTypeKind::F32, {2, 4}), ids({0, 4})});
+  }
+  std::map<std::string, RefTensor> before = g.sharedValues();
+  CHECK(before.at("steps").data == std::vector<double>{8});
+  CHECK(before.at("inner").data == std::vector<double>{16});
+  CHECK(before.at("rng").data == std::vector<double>{0, 8});
+  tcc::Status s =
+      refusal(g, "noisy",
+              {rng.uniform(DTypeKind::F32, {4, 2, 4}),
+               rng.uniform(DTypeKind::F32, {2, 4}), ids({1, 7})});
+  CHECK(s.code() == tcc::ErrorCode::InvalidArgument);
+  std::map<std::string, RefTensor> after = g.sharedValues();
+  for (const auto &[name, value] : before)
+    CHECK(checkClose(value, after.at(name), name, {0, 0}));
 }

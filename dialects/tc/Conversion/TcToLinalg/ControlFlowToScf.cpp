@@ -32,6 +32,7 @@
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -62,6 +63,19 @@ Row rowOf(OpBuilder &b, Location loc, Value tensor, Value t) {
     row.sizes.push_back(all[d]);
   }
   return row;
+}
+
+/// The loop's initial value of a carried state. A shared variable's value
+/// is copied first: the loop updates its states in place, and One-Shot
+/// Bufferize (MLIR 19) cannot otherwise place a loop that starts from a
+/// variable's buffer when its final state is written back into that buffer
+/// (a scan body's `updates`), 'cannot avoid RaW conflict'. The copy is one
+/// state's, once per call.
+Value loopInit(OpBuilder &b, Location loc, Value init) {
+  if (!init.getDefiningOp<SharedReadOp>())
+    return init;
+  return b.create<bufferization::AllocTensorOp>(
+      loc, cast<RankedTensorType>(init.getType()), ValueRange(), init);
 }
 
 /// The state whose argument `value` is, or a view of (through tc ops that
@@ -130,7 +144,9 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
     // One buffer per stacked output, for all steps.
     auto yield = cast<YieldOp>(op.getBodyBlock().getTerminator());
     size_t numInits = op.getInits().size();
-    SmallVector<Value> iterArgs(adaptor.getInits());
+    SmallVector<Value> iterArgs;
+    for (Value init : adaptor.getInits())
+      iterArgs.push_back(loopInit(rewriter, loc, init));
     for (auto [k, stacked] : llvm::enumerate(op.getStacked())) {
       auto type = cast<RankedTensorType>(stacked.getType());
       // A stacked output that nothing reads (the states a scan saves for a
@@ -296,7 +312,8 @@ struct WhileToScf : OpConversionPattern<WhileOp> {
         zero);
     size_t numInits = op.getInits().size();
     SmallVector<Value> loopInits = {zero};
-    llvm::append_range(loopInits, adaptor.getInits());
+    for (Value init : adaptor.getInits())
+      loopInits.push_back(loopInit(rewriter, loc, init));
     // The saved states that grad reads: `max_steps` rows each.
     SmallVector<size_t> savedRead;
     for (auto [k, saved] : llvm::enumerate(op.getSavedStates())) {
