@@ -404,11 +404,12 @@ LogicalResult Parser::parseFunction() {
   Location end = here();
   consume(); // }
   // The variables that loops advanced are updated with their final values,
-  // with the updates block's (each variable once).
-  for (LoopUpdate &u : loopUpdates) {
+  // before the updates block's (each variable once: a second update is
+  // reported in the block).
+  for (auto [k, u] : llvm::enumerate(loopUpdates)) {
     def.hasUpdates = true;
-    updates.emplace_back(u.name, u.value);
-    updateLocs.push_back(u.loc);
+    updates.insert(updates.begin() + k, {u.name, u.value});
+    updateLocs.insert(updateLocs.begin() + k, u.loc);
   }
   loopUpdates.clear();
   SmallVector<TensorRef> results;
