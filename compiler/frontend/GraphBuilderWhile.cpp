@@ -61,7 +61,7 @@ FailureOr<SmallVector<TensorRef>> GraphBuilder::whileBody(Location loc,
                          "(bool[]), got "
                       << describeTensor(condition.elementType(),
                                         condition.shape)
-                      << "; reduce it with all(...) or any(...)";
+                      << "; reduce it to one, as in max(abs(x)) > tol";
   builder.create<tc::YieldOp>(loc, condition.value);
   open.condition = condition.value;
   SmallVector<TensorRef> args;
