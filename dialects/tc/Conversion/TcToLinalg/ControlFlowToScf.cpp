@@ -121,6 +121,19 @@ SmallVector<Value> copyIntoStates(OpBuilder &b, Location loc,
   return next;
 }
 
+/// Replaces `op` by `results`, each cast to its result's type where the
+/// loop's is less static (a stack of rows counted by a `tensor.dim` of a
+/// static length is `?` rows long).
+void replaceWithCasts(ConversionPatternRewriter &rewriter, Operation *op,
+                      SmallVector<Value> results) {
+  rewriter.setInsertionPointAfter(op);
+  for (auto [value, result] : llvm::zip(results, op->getResults()))
+    if (value && value.getType() != result.getType())
+      value = rewriter.create<tensor::CastOp>(op->getLoc(), result.getType(),
+                                              value);
+  rewriter.replaceOp(op, results);
+}
+
 struct ScanToFor : OpConversionPattern<ScanOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -231,7 +244,7 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
     }
     rewriter.create<scf::YieldOp>(loc, yielded);
     rewriter.eraseOp(yield);
-    rewriter.replaceOp(op, results);
+    replaceWithCasts(rewriter, op, results);
     return success();
   }
 
@@ -389,7 +402,7 @@ struct WhileToScf : OpConversionPattern<WhileOp> {
     for (Value saved : op.getSavedStates())
       results.push_back(
           saved.use_empty() ? Value() : loop.getResult(1 + numInits + slot++));
-    rewriter.replaceOp(op, results);
+    replaceWithCasts(rewriter, op, results);
     return success();
   }
 };
