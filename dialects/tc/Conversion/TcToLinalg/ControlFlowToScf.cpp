@@ -65,14 +65,17 @@ Row rowOf(OpBuilder &b, Location loc, Value tensor, Value t) {
   return row;
 }
 
-/// The loop's initial value of a carried state. A shared variable's value
-/// is copied first: the loop updates its states in place, and One-Shot
-/// Bufferize (MLIR 19) cannot otherwise place a loop that starts from a
-/// variable's buffer when its final state is written back into that buffer
-/// (a scan body's `updates`), 'cannot avoid RaW conflict'. The copy is one
+/// The loop's initial value of a carried state. The loop updates its
+/// states in place, so a value that is read elsewhere too, or a shared
+/// variable's, is copied first: One-Shot Bufferize (MLIR 19) cannot
+/// otherwise place a loop that starts from a variable's buffer when its
+/// final state is written back into that buffer (a scan body's `updates`),
+/// nor a reduction computed into an output that a loop also starts from
+/// (tcc-difftest seed 25329), 'cannot avoid RaW conflict'. The copy is one
 /// state's, once per call.
 Value loopInit(OpBuilder &b, Location loc, Value init) {
-  if (!init.getDefiningOp<SharedReadOp>())
+  bool readElsewhere = !init.hasOneUse();
+  if (!init.getDefiningOp<SharedReadOp>() && !readElsewhere)
     return init;
   return b.create<bufferization::AllocTensorOp>(
       loc, cast<RankedTensorType>(init.getType()), ValueRange(), init);
