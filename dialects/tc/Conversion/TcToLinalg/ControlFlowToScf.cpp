@@ -66,16 +66,18 @@ Row rowOf(OpBuilder &b, Location loc, Value tensor, Value t) {
 }
 
 /// The loop's initial value of a carried state. The loop updates its
-/// states in place, so a value that is read elsewhere too, or a shared
-/// variable's, is copied first: One-Shot Bufferize (MLIR 19) cannot
-/// otherwise place a loop that starts from a variable's buffer when its
-/// final state is written back into that buffer (a scan body's `updates`),
-/// nor a reduction computed into an output that a loop also starts from
-/// (tcc-difftest seed 25329), 'cannot avoid RaW conflict'. The copy is one
-/// state's, once per call.
+/// states in place, so a value that is read elsewhere too, a shared
+/// variable's or an input's is copied first: One-Shot Bufferize (MLIR 19)
+/// cannot otherwise place a loop that starts from a buffer that its final
+/// state is written back into (a scan body's `updates` of a variable, a
+/// borrowed output in a borrowed input's buffer: tcc-difftest seed 25391),
+/// nor one that starts from a reduction computed into an output (seed
+/// 25329): 'cannot avoid RaW conflict'. The copy is one state's, once per
+/// call.
 Value loopInit(OpBuilder &b, Location loc, Value init) {
   bool readElsewhere = !init.hasOneUse();
-  if (!init.getDefiningOp<SharedReadOp>() && !readElsewhere)
+  if (!init.getDefiningOp<SharedReadOp>() && !isa<BlockArgument>(init) &&
+      !readElsewhere)
     return init;
   return b.create<bufferization::AllocTensorOp>(
       loc, cast<RankedTensorType>(init.getType()), ValueRange(), init);
