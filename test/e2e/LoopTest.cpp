@@ -139,16 +139,16 @@ TEST_CASE("while: Newton's method over dtypes, zero to max_steps steps",
             "    return 0.5 * (r + a / r)\n"
             "  }\n"
             "}\n");
-    g.call("newton", {rng.uniform(dtype, {5}, 0.5, 50),
-                      RefTensor(dtype, {}, {1e-3})});
+    g.call("newton",
+           {rng.uniform(dtype, {5}, 0.5, 50), RefTensor(dtype, {}, {1e-3})});
     g.call("newton",
            {RefTensor(dtype, {2}, {1, 1}), RefTensor(dtype, {}, {1e-3})});
-    g.call("newton", {rng.uniform(dtype, {3}, 2, 3), RefTensor(dtype, {}, {0})});
+    g.call("newton",
+           {rng.uniform(dtype, {3}, 2, 3), RefTensor(dtype, {}, {0})});
   }
 }
 
-TEST_CASE("while: integer states, shared reads, a while in a scan",
-          "[loops]") {
+TEST_CASE("while: integer states, shared reads, a while in a scan", "[loops]") {
   Random rng(2406);
   for (DTypeKind dtype : {DTypeKind::I32, DTypeKind::I64}) {
     std::string t = tgName(dtype);
@@ -247,10 +247,9 @@ func noisy(xs : f32[T, B, 4], h0 : f32[B, 4], ids : i32[B]) -> (hT : f32[B, 4], 
   CHECK(before.at("steps").data == std::vector<double>{8});
   CHECK(before.at("inner").data == std::vector<double>{16});
   CHECK(before.at("rng").data == std::vector<double>{0, 8});
-  tcc::Status s =
-      refusal(g, "noisy",
-              {rng.uniform(DTypeKind::F32, {4, 2, 4}),
-               rng.uniform(DTypeKind::F32, {2, 4}), ids({1, 7})});
+  tcc::Status s = refusal(g, "noisy",
+                          {rng.uniform(DTypeKind::F32, {4, 2, 4}),
+                           rng.uniform(DTypeKind::F32, {2, 4}), ids({1, 7})});
   CHECK(s.code() == tcc::ErrorCode::InvalidArgument);
   std::map<std::string, RefTensor> after = g.sharedValues();
   for (const auto &[name, value] : before)
