@@ -447,7 +447,8 @@ TensorRef frontend::emitCall(GraphBuilder &builder, const CallSite &call) {
     SmallVector<StringRef> names(constructorNames());
     for (const auto &entry : table)
       names.push_back(entry.getKey());
-    names.push_back("scan"); // a statement (ParserControlFlow.cpp)
+    names.push_back("scan");  // a statement (ParserControlFlow.cpp)
+    names.push_back("while"); // a statement (ParserWhile.cpp)
     llvm::sort(names);
     std::string suggestion = didYouMean(call.name, names);
     if (!suggestion.empty())

@@ -264,6 +264,11 @@ FailureOr<Operand> Parser::parseCall(const Token &name) {
     return emitError(locOf(name.loc()))
            << "scan is a statement of its own, not part of an expression: "
               "write 'hT, hs = scan(h = h0, x in xs) { ... return ... }'";
+  if (name.text == "while")
+    return emitError(locOf(name.loc()))
+           << "while is a statement of its own, not part of an expression: "
+              "write 'xT, n = while(x = x0, max_steps=50, cond=...) { ... "
+              "return ... }'";
   if (takesShapeArguments(name.text))
     return parseConstructorCall(name);
   CallSite call{name.text.str(), locOf(name.loc()), {}, {}, &symbols};

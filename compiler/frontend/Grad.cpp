@@ -159,6 +159,11 @@ LogicalResult GraphBuilder::backpropagate(
         return failure();
       continue;
     }
+    if (auto loop = dyn_cast<tc::WhileOp>(op)) {
+      if (failed(gradWhile(loop, active, relevant, adjoint, loc)))
+        return failure();
+      continue;
+    }
     if (op->getNumResults() != 1)
       continue;
     Value result = op->getResult(0);

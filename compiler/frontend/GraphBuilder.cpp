@@ -332,7 +332,8 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
   if (!currentFunction)
     return error(loc) << "no function to end";
   if (!openScans.empty())
-    return error(loc) << "a scan's body is still open (call endScan first)";
+    return error(loc) << "a scan's or while's body is still open (call endScan "
+                         "or endWhile first)";
   auto reset = llvm::make_scope_exit([&] {
     currentFunction = {};
     currentOutputs.clear();

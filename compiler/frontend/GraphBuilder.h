@@ -298,11 +298,20 @@ public:
   beginScan(mlir::Location loc, llvm::ArrayRef<TensorRef> inits,
             llvm::ArrayRef<TensorRef> sequences, std::optional<tc::Dim> steps,
             bool reverse);
+  /// Advances shared variable `name` inside the innermost open scan's
+  /// body: `next` is its value after a step, and the body's reads of the
+  /// variable (made before or after this call) see its value at the step's
+  /// start. The variable becomes a carried state that starts from its
+  /// value at the call's start; endScan returns its final value, which the
+  /// caller updates the variable with (once, when the call succeeds).
+  mlir::LogicalResult updateInLoop(mlir::Location loc, llvm::StringRef name,
+                                   TensorRef next);
   /// Closes the innermost open scan: `next` holds one next value per
   /// carried state (of its shape and dtype), `perStep` the values to
   /// stack. Returns the final states, then the stacked outputs
-  /// (`[steps] + shape`); empty after an error (reported at `loc`, or at
-  /// `nextLocs[i]` for a state whose shape changes).
+  /// (`[steps] + shape`), then the final values of the variables given to
+  /// updateInLoop (in that order); empty after an error (reported at
+  /// `loc`, or at `nextLocs[i]` for a state whose shape changes).
   llvm::SmallVector<TensorRef>
   endScan(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
           llvm::ArrayRef<TensorRef> perStep,
@@ -312,13 +321,33 @@ public:
   /// computes only the value taken (tc.ifelse).
   TensorRef ifElse(mlir::Location loc, TensorRef condition, TensorRef onTrue,
                    TensorRef onFalse);
-  /// Drops the innermost open scan and its body (after an error reported
-  /// elsewhere, such as by the parser).
+  /// Opens a while loop (JAX's `while_loop`, bounded): `inits` are the
+  /// carried states' initial values, `maxSteps` the most steps it runs (a
+  /// size: static or a product of the function's dimension names). Returns
+  /// the carried states as the condition sees them; the condition is built
+  /// next, then passed to whileBody.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>>
+  beginWhile(mlir::Location loc, llvm::ArrayRef<TensorRef> inits,
+             tc::Dim maxSteps);
+  /// Ends the innermost open while's condition (a bool scalar: the loop
+  /// steps while it is true) and opens its body. Returns the carried
+  /// states as the body sees them.
+  mlir::FailureOr<llvm::SmallVector<TensorRef>> whileBody(mlir::Location loc,
+                                                          TensorRef condition);
+  /// Closes the innermost open while: `next` holds one next value per
+  /// carried state (of its shape and dtype). Returns the final states, then
+  /// the number of steps that ran (i64[]); empty after an error (reported
+  /// at `loc`, or at `nextLocs[i]` for a state whose shape changes).
+  llvm::SmallVector<TensorRef>
+  endWhile(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
+           llvm::ArrayRef<mlir::Location> nextLocs = {});
+  /// Drops the innermost open scan or while and its regions (after an
+  /// error reported elsewhere, such as by the parser).
   void abandonScan();
   /// On a tc.scan made by endScan: its last results stack the state each
   /// step starts from (one per carried state), for grad.
   static constexpr llvm::StringLiteral kSavedStatesAttr = "tc.saved_states";
-  /// Whether a scan body is being built.
+  /// Whether a scan or while body is being built.
   bool inLoopBody() const { return !openScans.empty(); }
 
   /// Verifies and hands over the module; null after any error.
@@ -353,6 +382,14 @@ private:
                                const llvm::DenseSet<mlir::Value> &relevant,
                                llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
                                mlir::Location loc);
+  /// The same through a while (grad/WhileGrad.cpp): a scan backwards over
+  /// its `max_steps` saved states that differentiates the steps that ran
+  /// and passes the adjoints through the others unchanged.
+  mlir::LogicalResult gradWhile(tc::WhileOp loop,
+                                const llvm::DenseSet<mlir::Value> &active,
+                                const llvm::DenseSet<mlir::Value> &relevant,
+                                llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
+                                mlir::Location loc);
   /// A warning, or an error under warningsAsErrors.
   mlir::InFlightDiagnostic warning(mlir::Location loc);
   /// Reports the inputs of the current function (its body complete) that no
@@ -376,8 +413,9 @@ private:
   mlir::LogicalResult sameElementType(mlir::Location loc, llvm::StringRef what,
                                       llvm::ArrayRef<TensorRef> values);
 
-  /// A scan whose body is being built: its detached body block, where the
-  /// builder was before, and what endScan needs.
+  /// A scan or while whose body is being built: its detached body block,
+  /// where the builder was before, and what endScan needs. A while has a
+  /// condition block too, built first (`cond`, null for a scan).
   struct OpenScan {
     mlir::Location loc;
     mlir::Block *body;
@@ -386,6 +424,13 @@ private:
     std::optional<tc::Dim> steps;
     tc::Dim length;
     bool reverse;
+    mlir::Block *cond = nullptr;
+    /// The while's condition, once whileBody has it.
+    mlir::Value condition;
+    /// Shared variables advanced in the body (updateInLoop): their names
+    /// and next values; their states follow `inits`' in the body.
+    llvm::SmallVector<std::string> updated;
+    llvm::SmallVector<TensorRef> updatedNext;
   };
 
   GraphBuilderOptions options;

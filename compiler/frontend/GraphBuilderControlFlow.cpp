@@ -73,7 +73,8 @@ GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
 
   OpenScan open{loc,    new Block(), builder.saveInsertionPoint(),
                 {},     {},          steps,
-                length, reverse};
+                length, reverse,     nullptr,
+                {},     {},          {}};
   open.inits.assign(inits.begin(), inits.end());
   open.sequences.assign(sequences.begin(), sequences.end());
   SmallVector<TensorRef> args;
@@ -94,12 +95,47 @@ GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
   return args;
 }
 
+LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
+                                         TensorRef next) {
+  if (openScans.empty() || openScans.back().cond)
+    return error(loc) << "shared variable '" << name
+                      << "' can be updated inside a scan's body only";
+  OpenScan &open = openScans.back();
+  if (!next)
+    return failure();
+  if (!hasShared(name))
+    return error(loc) << "'" << name
+                      << "' is not a shared variable and cannot be updated";
+  if (llvm::is_contained(open.updated, name))
+    return error(loc) << "shared variable '" << name
+                      << "' is updated more than once in the scan's body";
+  RankedTensorType type = sharedType(name);
+  if (next.type() != type)
+    return error(loc) << "update of '" << name << "' has type "
+                      << describeTensor(next.elementType(), next.shape)
+                      << " but the variable is "
+                      << describeTensor(type.getElementType(),
+                                        tc::shapeOf(type));
+  // The variable's value at the call's start (the function's one read)
+  // starts the state; endScan makes the body read the state instead.
+  unsigned position = open.inits.size() + open.updated.size();
+  Value arg = open.body->insertArgument(position, type, loc);
+  valueShapes[arg] = tc::shapeOf(type);
+  open.updated.push_back(name.str());
+  open.updatedNext.push_back(next);
+  return success();
+}
+
 SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
                                              ArrayRef<TensorRef> next,
                                              ArrayRef<TensorRef> perStep,
                                              ArrayRef<Location> nextLocs) {
   if (openScans.empty()) {
     error(loc) << "no scan to end";
+    return {};
+  }
+  if (openScans.back().cond) {
+    error(loc) << "the innermost open loop is a while (call endWhile)";
     return {};
   }
   OpenScan open = std::move(openScans.back());
@@ -112,12 +148,13 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
   for (const TensorRef &t : perStep)
     if (!t)
       return {};
+  size_t numUserStates = open.inits.size();
   if (next.size() != open.inits.size()) {
     error(loc) << "the scan's body gives " << next.size() << " next values for "
                << open.inits.size() << " carried states";
     return {};
   }
-  if (next.empty() && perStep.empty()) {
+  if (next.empty() && perStep.empty() && open.updated.empty()) {
     error(loc) << "the scan has no carried state and no output";
     return {};
   }
@@ -133,6 +170,27 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
               << " after it; a carried state keeps its shape and dtype";
     return {};
   }
+  // The shared variables advanced in the body are carried states after
+  // the user's (their arguments were inserted there).
+  // Inside the body (nested loops too), each reads the state, which
+  // starts from the variable's value at the call's start.
+  SmallVector<TensorRef> allNext(next.begin(), next.end());
+  for (auto [k, pair] :
+       llvm::enumerate(llvm::zip(open.updated, open.updatedNext))) {
+    auto [name, value] = pair;
+    TensorRef read = readShared(loc, name);
+    if (!read)
+      return {};
+    Value arg = body->getArgument(numUserStates + k);
+    read.value.replaceUsesWithIf(arg, [&](OpOperand &use) {
+      return body->findAncestorOpInBlock(*use.getOwner()) != nullptr;
+    });
+    if (value.value == read.value)
+      value.value = arg;
+    open.inits.push_back(read);
+    allNext.push_back(value);
+  }
+  next = allNext;
   // The stacked outputs' dynamic sizes, for the lowering to allocate them
   // before the loop: names of the function's dimensions.
   SmallVector<Type> resultTypes;
@@ -215,9 +273,15 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
     valueShapes[result] = shape;
     results.push_back(TensorRef{result, shape});
   }
-  // The caller sees the final states and its own stacked outputs.
-  results.resize(open.inits.size() + perStep.size());
-  return results;
+  // The caller sees the final states and its own stacked outputs, then
+  // the final values of the variables advanced in the body.
+  SmallVector<TensorRef> visible(results.begin(),
+                                 results.begin() + numUserStates);
+  visible.append(results.begin() + open.inits.size(),
+                 results.begin() + open.inits.size() + perStep.size());
+  visible.append(results.begin() + numUserStates,
+                 results.begin() + open.inits.size());
+  return visible;
 }
 
 void GraphBuilder::abandonScan() {
@@ -228,6 +292,10 @@ void GraphBuilder::abandonScan() {
   builder.restoreInsertionPoint(open.resume);
   open.body->dropAllDefinedValueUses();
   delete open.body;
+  if (open.cond) {
+    open.cond->dropAllDefinedValueUses();
+    delete open.cond;
+  }
 }
 
 TensorRef GraphBuilder::ifElse(Location loc, TensorRef condition,

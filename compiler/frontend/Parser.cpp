@@ -380,6 +380,7 @@ LogicalResult Parser::parseFunction() {
     return failure();
   scope.clear();
   inputNames.clear();
+  loopUpdates.clear();
   for (auto [spec, arg] : llvm::zip(inputs, *args)) {
     scope[spec.name] = arg;
     inputNames.insert(spec.name);
@@ -402,6 +403,15 @@ LogicalResult Parser::parseFunction() {
   }
   Location end = here();
   consume(); // }
+  // The variables that loops advanced are updated with their final values,
+  // before the updates block's (each variable once: a second update is
+  // reported in the block).
+  for (auto [k, u] : llvm::enumerate(loopUpdates)) {
+    def.hasUpdates = true;
+    updates.insert(updates.begin() + k, {u.name, u.value});
+    updateLocs.insert(updateLocs.begin() + k, u.loc);
+  }
+  loopUpdates.clear();
   SmallVector<TensorRef> results;
   for (const TensorSpec &spec : outputs) {
     auto it = scope.find(spec.name);
@@ -443,6 +453,8 @@ LogicalResult Parser::parseStatement() {
     return failure();
   if (atScan())
     return parseScan({name});
+  if (atWhile())
+    return parseWhile({name});
   FailureOr<Operand> value = parseExpr();
   if (failed(value))
     return failure();

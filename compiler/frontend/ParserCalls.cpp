@@ -308,6 +308,8 @@ LogicalResult Parser::parseMultipleAssignment(const Token &first) {
     return failure();
   if (atScan())
     return parseScan(targets);
+  if (atWhile())
+    return parseWhile(targets);
   Token callee = tok;
   Lexer probe = lexer;
   if (!tok.is(TokenKind::Identifier) || !probe.next().is(TokenKind::LParen))

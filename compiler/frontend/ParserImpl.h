@@ -160,6 +160,11 @@ private:
   /// `a, b = scan(h = h0, x in xs, ...) { ... return next, out }`, the
   /// current token being 'scan'; `targets` are the names assigned.
   mlir::LogicalResult parseScan(llvm::ArrayRef<Token> targets);
+  /// Whether the tokens ahead are `while(` (ParserWhile.cpp).
+  bool atWhile();
+  /// `x, n = while(x = x0, max_steps=50, cond=...) { ... return next }`,
+  /// the current token being 'while'; `targets` are the names assigned.
+  mlir::LogicalResult parseWhile(llvm::ArrayRef<Token> targets);
 
   // Messages for numpy habits (ParserHints.cpp); each succeeds when the
   // tokens ahead are not the habit it knows.
@@ -185,6 +190,15 @@ private:
   llvm::StringMap<TensorRef> scope;
   llvm::StringSet<> inputNames;
   llvm::StringSet<> symbols;
+  /// Shared variables advanced inside the loops parsed so far (a scan
+  /// body's `updates` block), with their final values: the function, or the
+  /// loop around, updates them.
+  struct LoopUpdate {
+    std::string name;
+    TensorRef value;
+    mlir::Location loc;
+  };
+  std::vector<LoopUpdate> loopUpdates;
   /// The function being parsed.
   std::string currentName;
   /// The functions of the file parsed so far, and the names of all of them.

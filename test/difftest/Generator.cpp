@@ -186,6 +186,9 @@ private:
   /// an argmax over a dimension `n` of some value; their dims in `dims`.
   std::optional<std::string> idsFor(const Dim &n, bool wrap, Dims &dims);
   bool genScan();
+  /// Loops and conditionals: a `scan` statement (a recurrence over axis 0,
+  /// or a map), a `while` that halves a value, an `ifelse`.
+  bool genLoop();
   bool genConstructor();
   void genFunction(int index);
   void genOutputs();
@@ -719,6 +722,85 @@ bool Generator::genScan() {
   double Bp = std::pow(std::max(B, 1.0), count);
   return addTemp("cumprod(" + args + ")", a.dt, a.dims, Bp,
                  count * e * Bp + (inexact ? 2 * eps(a.dt) * count * Bp : 0));
+}
+
+bool Generator::genLoop() {
+  switch (below(4)) {
+  case 0: {
+    // ifelse on a bool scalar: the value taken, the other not computed.
+    int i = pick([](const Val &v) { return true; });
+    if (i < 0)
+      return false;
+    Val a = pool_[size_t(i)];
+    int j =
+        pick([&](const Val &v) { return v.dt == a.dt && v.dims == a.dims; });
+    Val b = pool_[size_t(j)];
+    int c =
+        pick([](const Val &v) { return v.dt == DT::Bool && v.dims.empty(); });
+    Val cond =
+        c >= 0 && chance(0.7) ? pool_[size_t(c)] : newInput(DT::Bool, Dims());
+    return addTemp("ifelse(" + cond.name + ", " + a.name + ", " + b.name + ")",
+                   a.dt, a.dims, std::max(a.bound, b.bound),
+                   std::max(a.err, b.err));
+  }
+  case 1: {
+    // A while that halves a float until its largest magnitude is at most
+    // a bound: halving and max are exact, so the compiled loop takes the
+    // reference's number of steps on an exact value. Static sizes only
+    // (max of no element is a call error).
+    int i = pick([](const Val &v) {
+      if (!isFloat(v.dt) || v.err != 0 || v.dims.empty())
+        return false;
+      for (const Dim &d : v.dims)
+        if (!d.sym.empty())
+          return false;
+      return true;
+    });
+    if (i < 0)
+      return false;
+    Val a = pool_[size_t(i)];
+    int steps = 1 + below(8);
+    return addTemp("while(v = " + a.name +
+                       ", max_steps=" + std::to_string(steps) +
+                       ", cond=max(abs(v)) > 0.75) { return v * 0.5 }",
+                   a.dt, a.dims, a.bound, 0);
+  }
+  default: {
+    // A scan along axis 0: a recurrence `h * 0.5 + r` from the first row
+    // (or the sum for integers) to its final state, or a map that stacks
+    // `tanh(r) + r` (floats) or `r * 2` (integers).
+    int i =
+        pick([](const Val &v) { return isNumeric(v.dt) && !v.dims.empty(); });
+    if (i < 0)
+      return false;
+    Val a = pool_[size_t(i)];
+    Dims row(a.dims.begin() + 1, a.dims.end());
+    double n = double(a.dims[0].max());
+    double B = a.bound, e = a.err;
+    std::string backwards = chance(0.3) ? ", go_backwards=true" : "";
+    if (chance(0.5)) {
+      std::string body = isFloat(a.dt) ? "tanh(r) + r" : "r * 2";
+      double bound = isFloat(a.dt) ? B + 1 : 2 * B;
+      double err = isFloat(a.dt) ? 2 * e + 8 * eps(a.dt) * bound : 0;
+      return addTemp("scan(r in " + a.name + backwards + ") { return " + body +
+                         " }",
+                     a.dt, a.dims, bound, err);
+    }
+    // The initial state: a reduction of the sequence over axis 0.
+    std::string init = "sum(" + a.name + ", axis=0)";
+    if (isFloat(a.dt)) {
+      double bound = n * B + 2 * B;
+      double err =
+          n * e + 2 * eps(a.dt) * n * n * B + 2 * e + 4 * eps(a.dt) * n * bound;
+      return addTemp("scan(h = " + init + ", r in " + a.name + backwards +
+                         ") { return h * 0.5 + r }",
+                     a.dt, row, bound, err);
+    }
+    return addTemp("scan(h = " + init + ", r in " + a.name + backwards +
+                       ") { return h + r }",
+                   a.dt, row, 2 * n * B, 0);
+  }
+  }
 }
 
 /// tril/triu of a value, or a tensor made from a value's sizes: zeros_like,
@@ -1412,7 +1494,8 @@ void Generator::genFunction(int index) {
       &Generator::genConcat,      &Generator::genMath,
       &Generator::genMath,        &Generator::genLogic,
       &Generator::genIndexing,    &Generator::genScan,
-      &Generator::genConstructor, &Generator::genConv};
+      &Generator::genConstructor, &Generator::genConv,
+      &Generator::genLoop};
   for (int tries = 0; tries < 6 * statements && temps_ < statements; ++tries) {
     size_t inputsBefore = fn_->inputs.size(), poolBefore = pool_.size();
     if (!(this->*oneOf(ops))()) {

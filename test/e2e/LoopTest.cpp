@@ -4,13 +4,15 @@
 // reference interpreter's step-by-step semantics: an Elman RNN over dtypes
 // and dynamic numbers of steps (0 included), backwards, a pure map over
 // two sequences, a counted loop without sequences, several states, shared
-// variables read in the body, and a scan inside a scan.
+// variables read in the body, and a scan inside a scan; `while` (an
+// scf.while) over dtypes and numbers of steps, in a scan too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "test/e2e/Harness.h"
 
 using namespace tcc::e2e;
+using tcc::Array;
 
 namespace {
 
@@ -117,4 +119,139 @@ TEST_CASE("ifelse: the value the condition picks, over dtypes", "[loops]") {
         g.call("pick", {rng.uniform(dtype, {n, 3}, -4, 4),
                         rng.uniform(dtype, {n, 3}, -4, 4)});
   }
+}
+
+TEST_CASE("while: Newton's method over dtypes, zero to max_steps steps",
+          "[loops]") {
+  Random rng(2405);
+  for (DTypeKind dtype : {DTypeKind::F32, DTypeKind::F64}) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    // The square roots of `a`: stops when every residual is small, at
+    // once for a = 1 (r starts there), or after `max_steps` for a tolerance
+    // of 0.
+    Graph g("tg 1\n"
+            "func newton(a : " +
+            t + "[N], tol : " + t + "[]) -> (r : " + t +
+            "[N], n : i64[]) {\n"
+            "  r, n = while(r = a, max_steps=30, "
+            "cond=max(abs(r * r - a)) > tol) {\n"
+            "    return 0.5 * (r + a / r)\n"
+            "  }\n"
+            "}\n");
+    g.call("newton",
+           {rng.uniform(dtype, {5}, 0.5, 50), RefTensor(dtype, {}, {1e-3})});
+    g.call("newton",
+           {RefTensor(dtype, {2}, {1, 1}), RefTensor(dtype, {}, {1e-3})});
+    g.call("newton",
+           {rng.uniform(dtype, {3}, 2, 3), RefTensor(dtype, {}, {0})});
+  }
+}
+
+TEST_CASE("while: integer states, shared reads, a while in a scan", "[loops]") {
+  Random rng(2406);
+  for (DTypeKind dtype : {DTypeKind::I32, DTypeKind::I64}) {
+    std::string t = tgName(dtype);
+    INFO("dtype " << t);
+    // Collatz: the steps to reach 1 (at most 200).
+    Graph g("tg 1\n"
+            "func collatz(x : " +
+            t + "[]) -> (y : " + t +
+            "[], n : i64[]) {\n"
+            "  y, n = while(v = x, max_steps=200, cond=v > 1) {\n"
+            "    return select(v - (v / 2) * 2 == 0, v / 2, 3 * v + 1)\n"
+            "  }\n"
+            "}\n");
+    for (double x : {1.0, 6.0, 27.0})
+      g.call("collatz", {RefTensor(dtype, {}, {x})});
+  }
+  Graph g(R"(tg 1
+shared rate : f64[] = fill(0.5)
+func decay(x0 : f64[N], limit : f64[]) -> (x : f64[N], n : i64[]) {
+  x, n = while(s = x0, max_steps=N, cond=sum(s) > limit) {
+    return s * rate
+  }
+}
+func perRow(a : f32[T, 3]) -> (counts : i64[T], last : f32[3]) {
+  last, counts = scan(acc = zeros([3], dtype=f32), row in a) {
+    halved, k = while(v = row + acc, max_steps=8, cond=max(abs(v)) > 0.25) {
+      return v * 0.5
+    }
+    return halved, k
+  }
+}
+)");
+  for (int64_t n : {1, 6})
+    g.call("decay", {rng.uniform(DTypeKind::F64, {n}, 0, 4),
+                     RefTensor(DTypeKind::F64, {}, {0.5})});
+  for (int64_t steps : {0, 5})
+    g.call("perRow", {rng.uniform(DTypeKind::F32, {steps, 3}, -4, 4)});
+}
+
+namespace {
+
+/// Calls through the runtime only and expects a refusal.
+tcc::Status refusal(Graph &g, const std::string &function,
+                    const std::vector<RefTensor> &inputs) {
+  std::vector<Array> arrays;
+  for (const RefTensor &t : inputs)
+    arrays.push_back(toArray(t));
+  tcc::Result<std::vector<Array>> r = g.function(function).call(arrays);
+  REQUIRE_FALSE(r.ok());
+  return r.status();
+}
+
+} // namespace
+
+TEST_CASE("scan: shared variables advanced in the body, once per call",
+          "[loops]") {
+  // The RNG state is advanced at every step (each step draws new numbers)
+  // and a counter counts the steps, in an inner scan too. Reads after the
+  // loop see the values at the call's start; the variables take their
+  // final values when the call succeeds, and keep theirs when it fails
+  // (a bad id after the loop).
+  Random rng(2407);
+  Graph g(R"(tg 1
+shared rng : i64[2] = zeros
+shared steps : i64[] = zeros
+shared inner : i64[] = zeros
+shared W : f32[4, 4] = normal(seed=1, std=0.5)
+shared E : f32[5, 4] = normal(seed=2)
+func noisy(xs : f32[T, B, 4], h0 : f32[B, 4], ids : i32[B]) -> (hT : f32[B, 4], at_start : i64[], picked : f32[B, 4]) {
+  hT, hs = scan(h = h0, x in xs) {
+    noise = random_normal(rng, h, std=0.1)
+    sub = scan(v = x, n_steps=2) {
+      updates { inner = inner + 1 }
+      return v * 0.5
+    }
+    updates {
+      rng = rng_advance(rng)
+      steps = steps + 1
+    }
+    return tanh(matmul(h, W) + sub + noise), h
+  }
+  at_start = steps
+  picked = take(E, ids) + hT
+}
+)");
+  auto ids = [](std::vector<double> v) {
+    int64_t n = v.size();
+    return RefTensor(DTypeKind::I32, {n}, std::move(v));
+  };
+  for (int64_t steps : {3, 0, 5}) {
+    INFO("T = " << steps);
+    g.call("noisy", {rng.uniform(DTypeKind::F32, {steps, 2, 4}),
+                     rng.uniform(DTypeKind::F32, {2, 4}), ids({0, 4})});
+  }
+  std::map<std::string, RefTensor> before = g.sharedValues();
+  CHECK(before.at("steps").data == std::vector<double>{8});
+  CHECK(before.at("inner").data == std::vector<double>{16});
+  CHECK(before.at("rng").data == std::vector<double>{0, 8});
+  tcc::Status s = refusal(g, "noisy",
+                          {rng.uniform(DTypeKind::F32, {4, 2, 4}),
+                           rng.uniform(DTypeKind::F32, {2, 4}), ids({1, 7})});
+  CHECK(s.code() == tcc::ErrorCode::InvalidArgument);
+  std::map<std::string, RefTensor> after = g.sharedValues();
+  for (const auto &[name, value] : before)
+    CHECK(checkClose(value, after.at(name), name, {0, 0}));
 }

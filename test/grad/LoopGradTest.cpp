@@ -3,7 +3,8 @@
 // grad through scan against central finite differences: an Elman RNN over
 // T = 1, 7 and 100 steps (one compiled graph, T dynamic), a backwards scan
 // with an integer counter and a stacked output that is not a state, a
-// counted loop, and a scan in a scan's body.
+// counted loop, and a scan in a scan's body; grad through while with a
+// run-time number of steps (from an input, and from the values).
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,4 +110,44 @@ TEST_CASE("grad through ifelse: only the branch taken", "[grad][loops]") {
                 {"w", "f64[N, 3]", rng.uniform(F64, {2, 3})}};
     checkGrad(c);
   }
+}
+
+TEST_CASE("grad through while: a run-time number of steps", "[grad][loops]") {
+  // The number of steps comes from an input (0, 1, 7 and all 12), so the
+  // backward pass differentiates exactly the steps that ran.
+  for (int64_t stop : {0, 1, 7, 20}) {
+    INFO("stop at " << stop);
+    Random rng(2420 + uint64_t(stop));
+    GradCase c;
+    c.statements = "s, k, n = while(a = x0, k = zeros([], dtype=i64), "
+                   "max_steps=12, cond=k < kmax) {\n"
+                   "  return tanh(a * w + b), k + 1\n"
+                   "}\n";
+    c.expr = "s * s + w";
+    c.outType = "f64[N]";
+    c.outShape = {3};
+    c.inputs = {{"x0", "f64[N]", rng.uniform(F64, {3})},
+                {"kmax", "i64[]", RefTensor(I64, {}, {double(stop)}), false},
+                {"w", "f64[N]", rng.uniform(F64, {3}, -0.9, 0.9)},
+                {"b", "f64[N]", rng.uniform(F64, {3})}};
+    c.rtol = 1e-5;
+    checkGrad(c);
+  }
+}
+
+TEST_CASE("grad through while: a condition on the values", "[grad][loops]") {
+  // Grows until the norm passes 50 (5 steps from these values, far from
+  // the boundary, so the finite differences take the same number).
+  Random rng(2421);
+  GradCase c;
+  c.statements = "v, n = while(p = x0, max_steps=40, cond=sum(p * p) < 50) {\n"
+                 "  return p * g + 0.1 * sin(p)\n"
+                 "}\n";
+  c.expr = "v * cast(n, dtype=f64)";
+  c.outType = "f64[N]";
+  c.outShape = {3};
+  c.inputs = {{"x0", "f64[N]", RefTensor(F64, {3}, {0.5, -0.4, 0.7})},
+              {"g", "f64[N]", RefTensor(F64, {3}, {2.0, 1.9, 2.1})}};
+  c.rtol = 1e-5;
+  checkGrad(c);
 }

@@ -1,9 +1,11 @@
-//===- ControlFlow.cpp - reference tc.scan --------------------------------===//
+//===- ControlFlow.cpp - reference tc.scan and tc.while -------------------===//
 //
 // The semantics of TcControlFlowOps.td, step by step: the carried states
 // start at their inits, each step sees the states and row t of every
 // sequence (t = i, or n - 1 - i in reverse), and its yields become the next
 // states and the rows of the stacked outputs, in the order the steps ran.
+// A while checks its condition on the states before each step, and stops
+// when it is false or after max_steps steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,6 +124,55 @@ void evalScan(
     }
     env[result] = RefTensor(dtypeKindOf(type.getElementType()), shape,
                             std::move(stacks[k]));
+  }
+}
+
+void evalWhile(Operation &op, llvm::DenseMap<Value, RefTensor> &env,
+               const std::function<void(Operation &)> &evalOp) {
+  auto loop = cast<WhileOp>(op);
+  std::vector<RefTensor> states;
+  for (Value v : loop.getInits())
+    states.push_back(valueOf(env, v));
+  int64_t maxSteps =
+      std::max<int64_t>(0, int64_t(valueOf(env, loop.getMaxSteps()).data[0]));
+  Block &cond = loop.getCondBlock(), &body = loop.getBodyBlock();
+  auto condYield = cast<YieldOp>(cond.getTerminator());
+  auto yield = cast<YieldOp>(body.getTerminator());
+  size_t numStates = states.size();
+  std::vector<std::vector<double>> saved(numStates);
+  int64_t n = 0;
+  for (; n < maxSteps; ++n) {
+    for (size_t k = 0; k < numStates; ++k)
+      env[cond.getArgument(k)] = states[k];
+    for (Operation &inner : cond.without_terminator())
+      evalOp(inner);
+    if (valueOf(env, condYield.getValues()[0]).data.at(0) == 0)
+      break;
+    for (size_t k = 0; k < numStates; ++k) {
+      env[body.getArgument(k)] = states[k];
+      saved[k].insert(saved[k].end(), states[k].data.begin(),
+                      states[k].data.end());
+    }
+    for (Operation &inner : body.without_terminator())
+      evalOp(inner);
+    for (size_t k = 0; k < numStates; ++k) {
+      const RefTensor &next = valueOf(env, yield.getValues()[k]);
+      if (next.shape != states[k].shape)
+        throw ReferenceError("'tc.while': carried state #" + std::to_string(k) +
+                             " changes shape from " + states[k].describe() +
+                             " to " + next.describe() + " in step " +
+                             std::to_string(n));
+      states[k] = next;
+    }
+  }
+  for (size_t k = 0; k < numStates; ++k)
+    env[loop.getResult(k)] = states[k];
+  env[loop.getTripCount()] = RefTensor(DTypeKind::I64, {}, {double(n)});
+  for (auto [k, result] : llvm::enumerate(loop.getSavedStates())) {
+    std::vector<int64_t> shape = {maxSteps};
+    shape.insert(shape.end(), states[k].shape.begin(), states[k].shape.end());
+    saved[k].resize(numelOf(shape), 0.0);
+    env[result] = RefTensor(states[k].dtype, shape, std::move(saved[k]));
   }
 }
 

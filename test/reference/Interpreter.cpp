@@ -356,6 +356,10 @@ CallResult Interpreter::call(llvm::StringRef name,
           env.at(taken ? choice.getOnTrue() : choice.getOnFalse());
       return;
     }
+    if (isa<WhileOp>(op)) {
+      detail::evalWhile(op, env, evalOp);
+      return;
+    }
     if (isa<ScanOp>(op)) {
       detail::evalScan(op, env, evalOp, [&](llvm::StringRef text) {
         return evaluateProduct(text, symbols);

@@ -106,6 +106,13 @@ void evalScan(
     const std::function<void(mlir::Operation &)> &evalOp,
     const std::function<std::optional<int64_t>(llvm::StringRef)> &sizeOf);
 
+/// tc.while (ControlFlow.cpp): runs the body while the cond region yields
+/// true, at most `max_steps` times, and sets the while's results in `env`
+/// (the saved states' rows past the steps that ran are zeros).
+void evalWhile(mlir::Operation &loop,
+               llvm::DenseMap<mlir::Value, RefTensor> &env,
+               const std::function<void(mlir::Operation &)> &evalOp);
+
 } // namespace tcc::reference::detail
 
 #endif // TCC_TEST_REFERENCE_KERNELS_H

@@ -1,6 +1,6 @@
-//===- TcControlFlowOps.cpp - verifiers of tc.scan and tc.ifelse ----------===//
+//===- TcControlFlowOps.cpp - verifiers of tc.scan, tc.while, tc.ifelse ---===//
 //
-// The messages are catalogued in docs/errors.md (DIA-160 ... DIA-172).
+// The messages are catalogued in docs/errors.md (DIA-160 ... DIA-179).
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +100,76 @@ LogicalResult ScanOp::verify() {
                            << ", but the stacked per-step output "
                            << typeText(step) << " needs the type "
                            << "[steps] + its shape";
+  }
+  return success();
+}
+
+LogicalResult WhileOp::verify() {
+  size_t numInits = getInits().size();
+  if (cast<RankedTensorType>(getMaxSteps().getType()).getRank() != 0)
+    return emitOpError() << "'max_steps' must be an i64 scalar, got "
+                         << typeText(getMaxSteps().getType());
+  Block &cond = getCondBlock(), &body = getBodyBlock();
+  for (auto [name, block] : {std::pair<StringRef, Block *>{"cond", &cond},
+                             std::pair<StringRef, Block *>{"body", &body}}) {
+    if (block->getNumArguments() != numInits)
+      return emitOpError() << "the " << name << " region takes "
+                           << block->getNumArguments()
+                           << " arguments; expected " << numInits
+                           << " (one per carried state)";
+    for (auto [i, init] : llvm::enumerate(getInits()))
+      if (block->getArgument(i).getType() != init.getType())
+        return emitOpError()
+               << "argument #" << i << " of the " << name << " region has type "
+               << typeText(block->getArgument(i).getType())
+               << ", but carried state #" << i << " is "
+               << typeText(init.getType());
+    if (!isa<YieldOp>(block->getTerminator()))
+      return emitOpError() << "the " << name << " region must end with "
+                           << "'tc.yield'";
+  }
+  auto condYield = cast<YieldOp>(cond.getTerminator());
+  auto bool0 = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (condYield.getValues().size() != 1 ||
+      condYield.getValues()[0].getType() != bool0)
+    return emitOpError() << "the cond region must yield one i1 scalar "
+                            "(tensor<i1>)";
+  auto next = cast<YieldOp>(body.getTerminator()).getValues();
+  if (next.size() != numInits)
+    return emitOpError() << "the body yields " << next.size() << " values for "
+                         << numInits << " carried states";
+  for (auto [i, value] : llvm::enumerate(next))
+    if (value.getType() != getInits()[i].getType())
+      return emitOpError() << "carried state #" << i << " changes type in a "
+                           << "step: " << typeText(getInits()[i].getType())
+                           << " before, " << typeText(value.getType())
+                           << " after";
+  size_t numResults = getNumResults();
+  if (numResults != numInits + 1 && numResults != 2 * numInits + 1)
+    return emitOpError() << "has " << numResults << " results; expected the "
+                         << numInits << " final states and the number of "
+                         << "steps, then optionally the " << numInits
+                         << " states saved per step";
+  for (size_t i = 0; i < numInits; ++i)
+    if (getResult(i).getType() != getInits()[i].getType())
+      return emitOpError() << "result #" << i << " must have the type of "
+                           << "carried state #" << i << ", "
+                           << typeText(getInits()[i].getType());
+  auto i64 = RankedTensorType::get({}, IntegerType::get(getContext(), 64));
+  if (getTripCount().getType() != i64)
+    return emitOpError() << "result #" << numInits
+                         << " (the number of steps) must be tensor<i64>, got "
+                         << typeText(getTripCount().getType());
+  for (auto [i, saved] : llvm::enumerate(getSavedStates())) {
+    auto state = cast<RankedTensorType>(getInits()[i].getType());
+    auto type = cast<RankedTensorType>(saved.getType());
+    if (type.getRank() != state.getRank() + 1 ||
+        type.getShape().drop_front() != state.getShape() ||
+        type.getElementType() != state.getElementType())
+      return emitOpError() << "result #" << numInits + 1 + i << " is "
+                           << typeText(type) << ", but the saved states of "
+                           << typeText(state) << " need the type "
+                           << "[max_steps] + its shape";
   }
   return success();
 }

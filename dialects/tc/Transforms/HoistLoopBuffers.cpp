@@ -7,7 +7,8 @@
 // once before the loop instead (its contents are written before they are
 // read in each step, as they were in a fresh buffer). Upstream's
 // buffer-loop-hoisting would move allocations out of scf.forall too, where
-// every thread needs its own, so this pass moves them only out of scf.for.
+// every thread needs its own, so this pass moves them only out of scf.for
+// and scf.while (a tc.while's loop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,13 +69,16 @@ struct HoistLoopBuffersPass
     getOperation().walk(
         [&](memref::AllocOp alloc) { allocs.push_back(alloc); });
     for (memref::AllocOp alloc : allocs) {
-      while (auto loop = dyn_cast<scf::ForOp>(alloc->getParentOp())) {
+      Operation *parent = alloc->getParentOp();
+      while (isa<scf::ForOp, scf::WhileOp>(parent)) {
+        auto loop = cast<LoopLikeOpInterface>(parent);
         bool invariant = llvm::all_of(alloc->getOperands(), [&](Value v) {
           return loop.isDefinedOutsideOfLoop(v);
         });
         if (!invariant || !staysInStep(alloc))
           break;
         alloc->moveBefore(loop);
+        parent = alloc->getParentOp();
       }
     }
   }

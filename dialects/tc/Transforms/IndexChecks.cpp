@@ -315,6 +315,27 @@ struct IndexChecksPass
         if (Operation *def = v.getDefiningOp())
           getBackwardSlice(def, &needed, options);
     }
+    // A loop in the slice (a scan whose stacked result the ids or the
+    // bound come from) reads values from above in its body, which
+    // getBackwardSlice (MLIR 19) does not follow: they go first too, or the
+    // loop would move above them.
+    for (bool grew = true; grew;) {
+      grew = false;
+      SmallVector<Operation *> loops;
+      for (Operation *op : needed)
+        if (op->getNumRegions() != 0)
+          loops.push_back(op);
+      for (Operation *loop : loops)
+        loop->walk([&](Operation *inner) {
+          for (Value v : inner->getOperands()) {
+            Operation *def = v.getDefiningOp();
+            if (def && !loop->isAncestor(def) && !needed.contains(def)) {
+              getBackwardSlice(def, &needed, options);
+              grew = true;
+            }
+          }
+        });
+    }
     Operation *firstOther = nullptr;
     for (Operation &op :
          llvm::make_early_inc_range(body.without_terminator())) {

@@ -119,7 +119,7 @@ def HoistLoopBuffers : Pass<"tc-hoist-loop-buffers", "::mlir::func::FuncOp"> {
   let summary = "Allocate the temporaries of a sequential loop's body once, before the loop";
   let description = [{
     Runs on buffers (after One-Shot Bufferize, before deallocation). A
-    `memref.alloc` directly in the body of an `scf.for` (a `tc.scan`'s
+    `memref.alloc` directly in the body of an `scf.for` or `scf.while` (a `tc.scan`'s or `tc.while`'s
     steps, a cumsum's rows), whose sizes are defined before the loop and
     whose buffer does not leave the step (no alias of it is yielded,
     returned, stored or passed to a call), moves before the loop: every

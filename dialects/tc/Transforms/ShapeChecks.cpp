@@ -262,6 +262,8 @@ private:
   void visit(Operation *op) {
     if (auto scan = dyn_cast<ScanOp>(op))
       return visitScan(scan);
+    if (auto loop = dyn_cast<WhileOp>(op))
+      return visitWhile(loop);
     if (op->getNumResults() != 1)
       return visitOutputs(op);
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -635,6 +637,28 @@ private:
       e.append(row.begin(), row.end());
       exprs[result] = e;
     }
+  }
+
+  /// A while's regions are checked as the function's ops, its states
+  /// having their inits' sizes; its final states have them too, and its
+  /// saved states `max_steps` rows of them.
+  void visitWhile(WhileOp loop) {
+    for (Block *block : {&loop.getCondBlock(), &loop.getBodyBlock()}) {
+      for (auto [k, init] : llvm::enumerate(loop.getInits()))
+        exprs[block->getArgument(k)] = of(init);
+      for (Operation &inner : block->without_terminator())
+        visit(&inner);
+    }
+    for (auto [k, init] : llvm::enumerate(loop.getInits())) {
+      exprs[loop.getResult(k)] = of(init);
+      if (k < loop.getSavedStates().size()) {
+        Exprs e = {DimExpr()};
+        Exprs row = of(init);
+        e.append(row.begin(), row.end());
+        exprs[loop.getSavedStates()[k]] = e;
+      }
+    }
+    exprs[loop.getTripCount()] = Exprs();
   }
 
   void visitOutputs(Operation *op) {

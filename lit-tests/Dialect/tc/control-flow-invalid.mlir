@@ -127,7 +127,7 @@ func.func @stacked(%a: tensor<3x2xf32>) {
 // -----
 
 func.func @yield_parent(%x: tensor<f32>) {
-  // expected-error @+1 {{'tc.yield' op expects parent op 'tc.scan'}}
+  // expected-error @+1 {{'tc.yield' op expects parent op to be one of 'tc.scan, tc.while'}}
   tc.yield %x : tensor<f32>
 }
 

@@ -1,7 +1,7 @@
 // RUN: tc-opt %s | tc-opt | FileCheck %s
 // RUN: tc-opt %s --mlir-print-op-generic | tc-opt | FileCheck %s
 
-// Round trip of tc.scan, tc.yield and tc.ifelse (TcControlFlowOps.td).
+// Round trip of tc.scan, tc.while, tc.yield and tc.ifelse (TcControlFlowOps.td).
 
 // An Elman RNN step: one carried state, one sequence, the weight read
 // from above; the final state and the stacked states.
@@ -51,4 +51,27 @@ func.func @map(%a: tensor<3x5xi32>, %b: tensor<3xi32>) -> tensor<3x5xi32> {
 func.func @ifelse(%c: tensor<i1>, %a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %r = tc.ifelse %c, %a, %b : tensor<i1>, tensor<?x4xf32>
   return %r : tensor<?x4xf32>
+}
+
+// A while: its cond and body regions, the number of steps, and the states
+// saved per step (max_steps rows).
+// CHECK-LABEL: func.func @halve(
+// CHECK: %{{.*}}:3 = tc.while inits(%{{.*}} : tensor<f32>) max_steps(%{{.*}} : tensor<i64>) -> (tensor<f32>, tensor<i64>, tensor<?xf32>) cond {
+// CHECK: ^bb0(%{{.*}}: tensor<f32>):
+// CHECK: tc.cmp gt
+// CHECK: tc.yield %{{.*}} : tensor<i1>
+// CHECK: } body {
+// CHECK: tc.mul
+// CHECK: tc.yield %{{.*}} : tensor<f32>
+func.func @halve(%x0: tensor<f32>, %m: tensor<i64>, %tol: tensor<f32>) -> (tensor<f32>, tensor<i64>, tensor<?xf32>) {
+  %r:3 = tc.while inits(%x0 : tensor<f32>) max_steps(%m : tensor<i64>) -> (tensor<f32>, tensor<i64>, tensor<?xf32>) cond {
+  ^bb0(%x: tensor<f32>):
+    %c = tc.cmp gt, %x, %tol : tensor<f32>, tensor<f32> -> tensor<i1>
+    tc.yield %c : tensor<i1>
+  } body {
+  ^bb0(%x: tensor<f32>):
+    %h = tc.mul %x, %tol : tensor<f32>, tensor<f32> -> tensor<f32>
+    tc.yield %h : tensor<f32>
+  }
+  return %r#0, %r#1, %r#2 : tensor<f32>, tensor<i64>, tensor<?xf32>
 }

@@ -1,4 +1,4 @@
-//===- ControlFlowToScf.cpp - tc.scan and tc.ifelse as scf on tensors -----===//
+//===- ControlFlowToScf.cpp - tc.scan, tc.while, tc.ifelse as scf ---------===//
 //
 // A scan becomes one `scf.for` over its steps whose body is the scan's body
 // (its tc ops are converted by the rest of convert-tc-to-linalg). What the
@@ -18,6 +18,12 @@
 // The temporaries a step computes are allocated inside the loop by
 // bufferization and hoisted out of it afterwards (tc-hoist-loop-buffers).
 //
+// A while becomes one `scf.while` that threads a step counter, the carried
+// states (updated in place the same way) and, when grad reads them, the
+// buffers of `max_steps` rows that save the state each step starts from.
+// Its `before` region is the while's cond region and the bound
+// `counter < max_steps`; its `after` region is the body.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialects/tc/Conversion/TcToLinalg/TcToLinalg.h"
@@ -26,6 +32,7 @@
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -58,6 +65,80 @@ Row rowOf(OpBuilder &b, Location loc, Value tensor, Value t) {
   return row;
 }
 
+/// The loop's initial value of a carried state. The loop updates its
+/// states in place, so a value that is read elsewhere too, a shared
+/// variable's or an input's is copied first: One-Shot Bufferize (MLIR 19)
+/// cannot otherwise place a loop that starts from a buffer that its final
+/// state is written back into (a scan body's `updates` of a variable, a
+/// borrowed output in a borrowed input's buffer: tcc-difftest seed 25391),
+/// nor one that starts from a reduction computed into an output (seed
+/// 25329): 'cannot avoid RaW conflict'. The copy is one state's, once per
+/// call.
+Value loopInit(OpBuilder &b, Location loc, Value init) {
+  bool readElsewhere = !init.hasOneUse();
+  if (!init.getDefiningOp<SharedReadOp>() && !isa<BlockArgument>(init) &&
+      !readElsewhere)
+    return init;
+  return b.create<bufferization::AllocTensorOp>(
+      loc, cast<RankedTensorType>(init.getType()), ValueRange(), init);
+}
+
+/// The state whose argument `value` is, or a view of (through tc ops that
+/// lower to views: reshape, slice), if any.
+std::optional<size_t> viewedState(Value value, ArrayRef<Value> bodyArgs) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<ReshapeOp, SliceOp, tensor::ExtractSliceOp,
+             tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      return std::nullopt;
+    value = def->getOperand(0);
+  }
+  for (auto [k, arg] : llvm::enumerate(bodyArgs))
+    if (arg == value)
+      return k;
+  return std::nullopt;
+}
+
+/// The states' next values `values` (yielded by a body whose state
+/// arguments were `bodyArgs`) copied into the loop's state arguments
+/// `dests`, so that each state is updated in place. A next value that is
+/// (a view of) another state goes through a temporary first, since that
+/// state may be overwritten before it is read.
+SmallVector<Value> copyIntoStates(OpBuilder &b, Location loc,
+                                  SmallVector<Value> values,
+                                  ArrayRef<Value> bodyArgs, ValueRange dests) {
+  size_t numInits = values.size();
+  for (size_t k = 0; k < numInits; ++k) {
+    std::optional<size_t> state =
+        viewedState(values[k], bodyArgs.take_front(numInits));
+    if (!state || *state == k)
+      continue;
+    auto type = cast<RankedTensorType>(values[k].getType());
+    Value temp = b.create<tensor::EmptyOp>(
+        loc, tensor::getMixedSizes(b, loc, values[k]), type.getElementType());
+    values[k] = b.create<linalg::CopyOp>(loc, values[k], temp).getResult(0);
+  }
+  SmallVector<Value> next;
+  for (size_t k = 0; k < numInits; ++k)
+    next.push_back(
+        values[k] == bodyArgs[k]
+            ? dests[k]
+            : b.create<linalg::CopyOp>(loc, values[k], dests[k]).getResult(0));
+  return next;
+}
+
+/// Replaces `op` by `results`, each cast to its result's type where the
+/// loop's is less static (a stack of rows counted by a `tensor.dim` of a
+/// static length is `?` rows long).
+void replaceWithCasts(ConversionPatternRewriter &rewriter, Operation *op,
+                      SmallVector<Value> results) {
+  rewriter.setInsertionPointAfter(op);
+  for (auto [value, result] : llvm::zip(results, op->getResults()))
+    if (value && value.getType() != result.getType())
+      value = rewriter.create<tensor::CastOp>(op->getLoc(), result.getType(),
+                                              value);
+  rewriter.replaceOp(op, results);
+}
+
 struct ScanToFor : OpConversionPattern<ScanOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -81,7 +162,9 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
     // One buffer per stacked output, for all steps.
     auto yield = cast<YieldOp>(op.getBodyBlock().getTerminator());
     size_t numInits = op.getInits().size();
-    SmallVector<Value> iterArgs(adaptor.getInits());
+    SmallVector<Value> iterArgs;
+    for (Value init : adaptor.getInits())
+      iterArgs.push_back(loopInit(rewriter, loc, init));
     for (auto [k, stacked] : llvm::enumerate(op.getStacked())) {
       auto type = cast<RankedTensorType>(stacked.getType());
       // A stacked output that nothing reads (the states a scan saves for a
@@ -153,26 +236,11 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
       next[k] = rewriter.create<tensor::InsertSliceOp>(
           loc, yield.getValues()[k], dest, row.offsets, row.sizes, row.strides);
     }
-    SmallVector<Value> values(yield.getValues().take_front(numInits));
-    for (size_t k = 0; k < numInits; ++k) {
-      std::optional<size_t> state = viewedState(
-          values[k], ArrayRef<Value>(bodyArgs).take_front(numInits));
-      if (!state || *state == k)
-        continue;
-      auto type = cast<RankedTensorType>(values[k].getType());
-      Value temp = rewriter.create<tensor::EmptyOp>(
-          loc, tensor::getMixedSizes(rewriter, loc, values[k]),
-          type.getElementType());
-      values[k] =
-          rewriter.create<linalg::CopyOp>(loc, values[k], temp).getResult(0);
-    }
-    for (size_t k = 0; k < numInits; ++k) {
-      Value dest = loop.getRegionIterArgs()[k];
-      next[k] = values[k] == bodyArgs[k]
-                    ? dest
-                    : rewriter.create<linalg::CopyOp>(loc, values[k], dest)
-                          .getResult(0);
-    }
+    SmallVector<Value> states = copyIntoStates(
+        rewriter, loc,
+        SmallVector<Value>(yield.getValues().take_front(numInits)), bodyArgs,
+        loop.getRegionIterArgs().take_front(numInits));
+    llvm::copy(states, next.begin());
     SmallVector<Value> yielded, results;
     for (auto [k, value] : llvm::enumerate(next)) {
       if (slot[k] >= 0)
@@ -181,24 +249,8 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
     }
     rewriter.create<scf::YieldOp>(loc, yielded);
     rewriter.eraseOp(yield);
-    rewriter.replaceOp(op, results);
+    replaceWithCasts(rewriter, op, results);
     return success();
-  }
-
-  /// The state whose argument `value` is, or a view of (through tc ops
-  /// that lower to views: reshape, slice), if any.
-  static std::optional<size_t> viewedState(Value value,
-                                           ArrayRef<Value> bodyArgs) {
-    while (Operation *def = value.getDefiningOp()) {
-      if (!isa<ReshapeOp, SliceOp, tensor::ExtractSliceOp,
-               tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
-        return std::nullopt;
-      value = def->getOperand(0);
-    }
-    for (auto [k, arg] : llvm::enumerate(bodyArgs))
-      if (arg == value)
-        return k;
-    return std::nullopt;
   }
 
   /// The size of dimension `d` of stacked output `k`'s per-step value
@@ -256,6 +308,110 @@ struct ScanToFor : OpConversionPattern<ScanOp> {
   }
 };
 
+/// `scf.while` over (counter, states..., saved states...): the before
+/// region is the cond region and `counter < max_steps`, the after region
+/// saves the states (when read), runs the body and updates the states in
+/// place.
+struct WhileToScf : OpConversionPattern<WhileOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WhileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+    Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    Value steps = rewriter.create<tensor::ExtractOp>(loc, adaptor.getMaxSteps(),
+                                                     ValueRange{});
+    Value maxSteps = rewriter.create<arith::MaxSIOp>(
+        loc,
+        rewriter.create<arith::IndexCastOp>(loc, rewriter.getIndexType(),
+                                            steps),
+        zero);
+    size_t numInits = op.getInits().size();
+    SmallVector<Value> loopInits = {zero};
+    for (Value init : adaptor.getInits())
+      loopInits.push_back(loopInit(rewriter, loc, init));
+    // The saved states that grad reads: `max_steps` rows each.
+    SmallVector<size_t> savedRead;
+    for (auto [k, saved] : llvm::enumerate(op.getSavedStates())) {
+      if (saved.use_empty())
+        continue;
+      savedRead.push_back(k);
+      Value init = adaptor.getInits()[k];
+      SmallVector<OpFoldResult> sizes = {maxSteps};
+      llvm::append_range(sizes, tensor::getMixedSizes(rewriter, loc, init));
+      loopInits.push_back(createLoopDestination(
+          rewriter, loc, sizes,
+          cast<RankedTensorType>(init.getType()).getElementType()));
+    }
+    SmallVector<Type> types;
+    SmallVector<Location> locs(loopInits.size(), loc);
+    for (Value v : loopInits)
+      types.push_back(v.getType());
+    auto loop = rewriter.create<scf::WhileOp>(loc, types, loopInits);
+    Block *before = rewriter.createBlock(&loop.getBefore(), {}, types, locs);
+    Block *after = rewriter.createBlock(&loop.getAfter(), {}, types, locs);
+
+    // Before: go on while the condition holds and steps remain.
+    auto condYield = cast<YieldOp>(op.getCondBlock().getTerminator());
+    rewriter.mergeBlocks(&op.getCondBlock(), before,
+                         before->getArguments().slice(1, numInits));
+    rewriter.setInsertionPoint(condYield);
+    Value holds = rewriter.create<tensor::ExtractOp>(
+        loc, condYield.getValues()[0], ValueRange{});
+    Value remain = rewriter.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::slt, before->getArgument(0), maxSteps);
+    Value go = rewriter.create<arith::AndIOp>(loc, remain, holds);
+    rewriter.create<scf::ConditionOp>(loc, go, before->getArguments());
+    rewriter.eraseOp(condYield);
+
+    // After: save the states, run the body, update the states in place.
+    auto yield = cast<YieldOp>(op.getBodyBlock().getTerminator());
+    SmallVector<Value> bodyArgs(op.getBodyBlock().getArguments());
+    Value i = after->getArgument(0);
+    ValueRange stateArgs = after->getArguments().slice(1, numInits);
+    rewriter.setInsertionPointToStart(after);
+    SmallVector<Value> savedNext;
+    for (auto [slot, k] : llvm::enumerate(savedRead)) {
+      Value dest = after->getArgument(1 + numInits + slot);
+      Row row = rowOf(rewriter, loc, dest, i);
+      savedNext.push_back(rewriter.create<tensor::InsertSliceOp>(
+          loc, stateArgs[k], dest, row.offsets, row.sizes, row.strides));
+    }
+    rewriter.mergeBlocks(&op.getBodyBlock(), after, stateArgs);
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded = {
+        rewriter.create<arith::AddIOp>(loc, i, one).getResult()};
+    llvm::append_range(yielded,
+                       copyIntoStates(rewriter, loc,
+                                      SmallVector<Value>(yield.getValues()),
+                                      bodyArgs, stateArgs));
+    llvm::append_range(yielded, savedNext);
+    rewriter.create<scf::YieldOp>(loc, yielded);
+    rewriter.eraseOp(yield);
+
+    // Results: the final states, the counter as an i64 scalar, the saved
+    // states that are read.
+    rewriter.setInsertionPointAfter(loop);
+    SmallVector<Value> results(loop.getResults().slice(1, numInits));
+    Value count = rewriter.create<arith::IndexCastOp>(
+        loc, rewriter.getI64Type(), loop.getResult(0));
+    // A fill, not tensor.from_elements: on the GPU the count is written by
+    // a kernel into device memory, which the host cannot store to.
+    Value countTensor = rewriter.create<tensor::EmptyOp>(
+        loc, ArrayRef<int64_t>{}, rewriter.getI64Type());
+    results.push_back(
+        rewriter.create<linalg::FillOp>(loc, count, countTensor).getResult(0));
+    size_t slot = 0;
+    for (Value saved : op.getSavedStates())
+      results.push_back(
+          saved.use_empty() ? Value() : loop.getResult(1 + numInits + slot++));
+    replaceWithCasts(rewriter, op, results);
+    return success();
+  }
+};
+
 /// `scf.if` yielding one value or the other; control-flow-sink then moves
 /// what only one branch reads into it, so only the branch taken runs.
 struct IfElseToIf : OpConversionPattern<IfElseOp> {
@@ -295,5 +451,5 @@ struct IfElseToIf : OpConversionPattern<IfElseOp> {
 } // namespace
 
 void tcc::tc::populateTcControlFlowToScfPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScanToFor, IfElseToIf>(patterns.getContext());
+  patterns.add<ScanToFor, WhileToScf, IfElseToIf>(patterns.getContext());
 }
