@@ -209,7 +209,7 @@ def jax_model(model, np):
 
     act = jax.nn.relu if model == "mlp_train" else jnp.tanh
 
-    def loss_fn(p, x, y):
+    def mlp_loss(p, x, y):
         z = act(x @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
         onehot = y if model == "mlp_train" else jax.nn.one_hot(y, 10)
         return -jnp.mean(jnp.sum(onehot * jax.nn.log_softmax(z, axis=1),
@@ -217,13 +217,13 @@ def jax_model(model, np):
 
     if model == "mlp_train":
         def step(p, x, y, lr):
-            loss, g = jax.value_and_grad(loss_fn)(p, x, y)
+            loss, g = jax.value_and_grad(mlp_loss)(p, x, y)
             return {k: p[k] - lr * g[k] for k in p}, loss
         return jax.jit(step, donate_argnums=0), params
 
     def step(state, x, y, lr):
         p, v = state
-        loss, g = jax.value_and_grad(loss_fn)(p, x, y)
+        loss, g = jax.value_and_grad(mlp_loss)(p, x, y)
         # As the .tg's updates: every right-hand side reads the old values.
         v2 = {k: 0.9 * v[k] - lr * g[k] for k in p}
         p2 = {k: p[k] + 0.9 * v[k] - lr * g[k] for k in p}
@@ -536,6 +536,15 @@ def fmt_bytes(v):
     return "%.0f KiB" % (v / 1024) if v < 10 << 20 else "%.1f MiB" % (v / 2**20)
 
 
+def attempt(job, *args):
+    """A failed cell reads "failed" in the table; the run goes on."""
+    try:
+        return job(*args)
+    except (OSError, RuntimeError, AttributeError, ValueError, IndexError) as e:
+        print("compile_peers: failed: %s" % e, file=sys.stderr)
+        return {"failed": True}
+
+
 def median(cells, key):
     values = [c[key] for c in cells if c.get(key) is not None]
     return statistics.median(values) if values else None
@@ -600,7 +609,7 @@ def main():
                     continue
                 print("compile_peers: compile %s, %s, %d/%d" %
                       (m, p.name, rep + 1, reps), file=sys.stderr)
-                compiles[(m, p.name)].append(p.compile(m, env))
+                compiles[(m, p.name)].append(attempt(p.compile, m, env))
     by_name = {p.name: p for p in peers}
     for m in models:
         for p in peers:
@@ -610,8 +619,8 @@ def main():
             # PyTensor C's step runs on the warm compiledir: the function is
             # the same, and its C code is not compiled a second time.
             runner = by_name["PyTensor C, warm"] if p.name == "PyTensor C" else p
-            steps[(m, p.name)] = runner.step(
-                m, env, 5 if args.quick else STEPS[m])
+            steps[(m, p.name)] = attempt(
+                runner.step, m, env, 5 if args.quick else STEPS[m])
     load_after = os.getloadavg()
     shutil.rmtree(work, ignore_errors=True)
 
@@ -635,9 +644,14 @@ def main():
     ]
     for m in models:
         for label, key, fmt, table in rows:
-            values = {}
+            values, failed = {}, set()
             for n in names:
                 cell = table.get((m, n))
+                if isinstance(cell, list) and cell and all(
+                        c.get("failed") for c in cell):
+                    failed.add(n)
+                if isinstance(cell, dict) and cell.get("failed"):
+                    failed.add(n)
                 if cell is None:
                     values[n] = None
                 elif isinstance(cell, list):
@@ -649,12 +663,13 @@ def main():
                 a, b = values["tcc"], values[n]
                 ratios.append("%.2f" % (a / b) if a and b else "—")
             print("| " + " | ".join(
-                [m, label] + [fmt(values[n]) for n in names] + ratios) + " |")
+                [m, label] + ["failed" if n in failed else fmt(values[n])
+                              for n in names] + ratios) + " |")
     print("\nThe first step's loss (the same model everywhere):")
     for m in models:
         print("  %s: %s" % (m, ", ".join(
             "%s %.6f" % (n, compiles[(m, n)][0]["loss"]) for n in names
-            if compiles[(m, n)])))
+            if compiles[(m, n)] and "loss" in compiles[(m, n)][0])))
     print("\nJAX memory: temp + output bytes of memory_analysis() (temp, "
           "output, alias):")
     for m in models:
