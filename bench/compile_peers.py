@@ -29,9 +29,9 @@ What is measured, for each model and peer:
                         call and exits: its wall time, and its CPU time (user
                         plus system, from getrusage(RUSAGE_CHILDREN)),
                         imports and interpreter start included.
-  step                  the median over 7 blocks of the mean time of a step
-                        (tcc: the median call of `tcc run --repeat`), one
-                        thread everywhere.
+  step                  the median time of a call over 7 * STEPS calls after
+                        warm-up calls (tcc: the median call of `tcc run
+                        --repeat`), one thread everywhere.
   memory                tcc: `tcc run --stats`, the function's "call peak ...
                         as run" (temporaries measured as allocated and freed;
                         shared variables are updated in place and not
@@ -85,7 +85,7 @@ MODELS = {
     "mlp_train": "examples/mlp_train.tg",
     "digits": "examples/train/digits.tg",
 }
-# Steps per timed block (7 blocks): about 50-100 ms a block.
+# Timed calls are 7 times these, after 5 warm-up calls.
 STEPS = {"transformer": 40, "mlp_train": 200, "digits": 200}
 BATCH = 128
 B, T = 16, 8
@@ -385,14 +385,16 @@ def pytensor_peak_bytes(model, np, inputs):
 # A child process: one peer, one model, one job; prints one RESULT line.
 
 def median_step_ms(call, steps, blocks=7):
+    """The median of blocks * steps timed calls after 5 warm-up calls: as
+    `tcc run --repeat` measures tcc's, so that a preempted call on a loaded
+    machine counts the same on both sides."""
     for _ in range(5):
         call()
     times = []
-    for _ in range(blocks):
+    for _ in range(blocks * steps):
         start = time.perf_counter()
-        for _ in range(steps):
-            call()
-        times.append((time.perf_counter() - start) / steps * 1e3)
+        call()
+        times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
 
 
