@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -65,14 +66,31 @@ struct OutlineKernelsPass
         graphFunctions.push_back(f);
     for (func::FuncOp f : graphFunctions) {
       SmallVector<Operation *> nests;
-      for (Operation &op : f.getBody().front())
-        if (op.getNumRegions() > 0)
-          nests.push_back(&op);
+      collectNests(f.getBody().front(), nests);
       // The kernels follow their function, in the order of their nests.
       Operation *after = f;
       unsigned count = 0;
       for (Operation *nest : nests)
         after = outline(symbols, f, after, nest, count++);
+    }
+  }
+
+  /// The loop nests of `block`, in order. A guard without results (an
+  /// `scf.if` around the work that runs only when the index checks passed)
+  /// is not a nest: the nests inside it are, or a whole training step
+  /// would be one kernel again.
+  static void collectNests(Block &block, SmallVectorImpl<Operation *> &nests) {
+    for (Operation &op : block) {
+      if (op.getNumRegions() == 0)
+        continue;
+      auto guard = dyn_cast<scf::IfOp>(op);
+      if (guard && guard->getNumResults() == 0) {
+        for (Region &region : guard->getRegions())
+          for (Block &inner : region)
+            collectNests(inner, nests);
+        continue;
+      }
+      nests.push_back(&op);
     }
   }
 

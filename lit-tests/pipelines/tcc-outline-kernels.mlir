@@ -39,3 +39,37 @@ func.func @f(%x: memref<8xf32>, %y: memref<8xf32>) -> f32 {
   memref.dealloc %t : memref<16xf32>
   return %s : f32
 }
+
+// A guard without results (the work that runs only when the index checks
+// passed) is not a nest: each nest inside it is a kernel of its own, called
+// inside the guard, so a training step is not one large kernel again.
+// CHECK-LABEL: func.func @guarded(
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: %[[T:.*]] = memref.alloc() : memref<8xf32>
+// CHECK-NEXT: call @guarded_kernel0(%{{.*}}, %[[T]])
+// CHECK-NEXT: call @guarded_kernel1(%[[T]], %{{.*}})
+// CHECK-NEXT: memref.dealloc %[[T]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+// CHECK: func.func private @guarded_kernel0({{.*}}) attributes {passthrough = ["noinline"], tcc.kernel}
+// CHECK: scf.for
+// CHECK: func.func private @guarded_kernel1({{.*}}) attributes {passthrough = ["noinline"], tcc.kernel}
+// CHECK: scf.for
+func.func @guarded(%ok: i1, %x: memref<8xf32>, %y: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.if %ok {
+    %t = memref.alloc() : memref<8xf32>
+    scf.for %i = %c0 to %c8 step %c1 {
+      %e = memref.load %x[%i] : memref<8xf32>
+      memref.store %e, %t[%i] : memref<8xf32>
+    }
+    scf.for %i = %c0 to %c8 step %c1 {
+      %e = memref.load %t[%i] : memref<8xf32>
+      memref.store %e, %y[%i] : memref<8xf32>
+    }
+    memref.dealloc %t : memref<8xf32>
+  }
+  return
+}
