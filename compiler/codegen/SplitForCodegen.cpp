@@ -55,9 +55,8 @@ struct Unit {
 
 } // namespace
 
-llvm::SmallVector<tcc::CodegenPart> tcc::splitForCodegen(ModuleOp module,
-                                                         unsigned maxParts,
-                                                         int64_t minOps) {
+llvm::SmallVector<tcc::CodegenPart>
+tcc::splitForCodegen(ModuleOp module, unsigned maxParts, int64_t minOps) {
   if (maxParts < 2)
     return {};
   llvm::DenseMap<StringAttr, Operation *> byName;

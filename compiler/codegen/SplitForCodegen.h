@@ -26,17 +26,16 @@ struct CodegenPart {
 };
 
 /// Cuts an LLVM-dialect module into at most `maxParts` parts of about equal
-/// size, or none when it has fewer than `minOps` ops. The units of the cut are the entry points (`tcc_entry_*`) and the
-/// noinline functions (kernels and parallel bodies); each part holds its
-/// units, a copy of every other function they reach (small, inlinable
-/// wrappers), the constant globals they read, and declarations of what the
-/// other parts define. Returns no parts (compile the module whole) when it
-/// is too small, has fewer than two units, or holds something this cut
-/// does not handle (a mutable global, an op other than functions and
-/// constant globals).
-llvm::SmallVector<CodegenPart> splitForCodegen(mlir::ModuleOp module,
-                                               unsigned maxParts,
-                                               int64_t minOps);
+/// size, or none when it has fewer than `minOps` ops. The units of the cut are
+/// the entry points (`tcc_entry_*`) and the noinline functions (kernels and
+/// parallel bodies); each part holds its units, a copy of every other function
+/// they reach (small, inlinable wrappers), the constant globals they read, and
+/// declarations of what the other parts define. Returns no parts (compile the
+/// module whole) when it is too small, has fewer than two units, or holds
+/// something this cut does not handle (a mutable global, an op other than
+/// functions and constant globals).
+llvm::SmallVector<CodegenPart>
+splitForCodegen(mlir::ModuleOp module, unsigned maxParts, int64_t minOps);
 
 } // namespace tcc
 

@@ -113,8 +113,7 @@ public:
   /// Compiles `source` (graph-file syntax); REQUIREs success and reports
   /// the diagnostics otherwise. `name` is the buffer name in diagnostics;
   /// `pipeline`, how to compile it.
-  explicit Graph(const std::string &source,
-                 const std::string &name = "test.tg",
+  explicit Graph(const std::string &source, const std::string &name = "test.tg",
                  const PipelineOptions &pipeline = {});
   ~Graph();
   Graph(const Graph &) = delete;

@@ -1,4 +1,5 @@
-//===- CodegenOptions.h - how tcc compile and tcc run use LLVM ---*- C++ -*-===//
+//===- CodegenOptions.h - how tcc compile and tcc run use LLVM ---*- C++
+//-*-===//
 
 #ifndef TCC_TOOLS_TCC_CODEGENOPTIONS_H
 #define TCC_TOOLS_TCC_CODEGENOPTIONS_H

@@ -1,7 +1,7 @@
 //===- Compile.cpp - tcc compile ------------------------------------------===//
 
-#include "Commands.h"
 #include "CodegenOptions.h"
+#include "Commands.h"
 #include "CpuOption.h"
 #include "compiler/codegen/Artifact.h"
 #include "compiler/driver/Compiler.h"
