@@ -7,6 +7,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
@@ -87,14 +88,13 @@ tcc::splitForCodegen(ModuleOp module, unsigned maxParts, int64_t minOps) {
   if (total < minOps || roots.size() < 2)
     return {};
 
-  auto isRoot = [&](Operation *op) {
-    auto f = dyn_cast<LLVM::LLVMFuncOp>(op);
-    return f && !f.isExternal() &&
-           (f.getSymName().starts_with(entryPrefix) || isNoInline(f));
-  };
+  // A helper is a defined function that is not a unit's root.
+  llvm::DenseSet<Operation *> rootSet;
+  for (LLVM::LLVMFuncOp root : roots)
+    rootSet.insert(root);
   auto isHelper = [&](Operation *op) {
     auto f = dyn_cast<LLVM::LLVMFuncOp>(op);
-    return f && !f.isExternal() && !isRoot(op);
+    return f && !f.isExternal() && !rootSet.contains(op);
   };
 
   // Each root with what it reaches, stopping at other roots.
