@@ -1,6 +1,7 @@
 //===- ManifestBuilder.cpp - the memory contract, read off the IR ---------===//
 
 #include "compiler/codegen/ManifestBuilder.h"
+#include "dialects/tc/IR/SourcePlace.h"
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/CollectivesToCalls.h"
 #include "dialects/tc/Transforms/Passes.h"
@@ -168,16 +169,7 @@ static FailureOr<tcc::TempSpec> tempSpec(memref::AllocOp alloc,
     t.dims.push_back(d);
   }
   // "file:line:col" when the allocation has a source location.
-  Location loc = ownerLocation(alloc);
-  if (auto fused = dyn_cast<FusedLoc>(loc);
-      fused && !fused.getLocations().empty())
-    loc = fused.getLocations().front();
-  llvm::raw_string_ostream os(t.where);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
+  t.where = tcc::tc::sourcePlace(ownerLocation(alloc));
   return t;
 }
 
@@ -313,8 +305,8 @@ static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
   return spec;
 }
 
-FailureOr<tcc::Manifest> tcc::buildManifest(ModuleOp module) {
-  Manifest manifest;
+FailureOr<std::vector<tcc::SharedSpec>> tcc::sharedSpecs(ModuleOp module) {
+  std::vector<SharedSpec> specs;
   for (tc::SharedOp op : module.getOps<tc::SharedOp>()) {
     SharedSpec s;
     s.name = op.getSymName().str();
@@ -335,8 +327,17 @@ FailureOr<tcc::Manifest> tcc::buildManifest(ModuleOp module) {
           s.path = str.str();
       }
     }
-    manifest.shared.push_back(s);
+    specs.push_back(s);
   }
+  return specs;
+}
+
+FailureOr<tcc::Manifest> tcc::buildManifest(ModuleOp module) {
+  Manifest manifest;
+  FailureOr<std::vector<SharedSpec>> shared = sharedSpecs(module);
+  if (failed(shared))
+    return failure();
+  manifest.shared = std::move(*shared);
   for (func::FuncOp func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;

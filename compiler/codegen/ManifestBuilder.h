@@ -16,6 +16,10 @@ namespace tcc {
 /// call (e.g. a dynamic dimension without a name).
 mlir::FailureOr<Manifest> buildManifest(mlir::ModuleOp module);
 
+/// The shared variables a module declares (`tc.shared`), as the manifest
+/// lists them; a module at any stage of lowering.
+mlir::FailureOr<std::vector<SharedSpec>> sharedSpecs(mlir::ModuleOp module);
+
 /// The symbol naming dynamic size `v` of a buffer in function `f` when it
 /// is `memref.dim` of an argument whose dimension has one ("N"), else "?".
 std::string dimSymbol(mlir::Value v, const FunctionSpec &f);

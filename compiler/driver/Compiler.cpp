@@ -4,8 +4,10 @@
 #include "compiler/cache/CachedCompile.h"
 #include "compiler/cache/CompileCache.h"
 #include "compiler/codegen/Jit.h"
+#include "compiler/driver/CompileOnFirstUse.h"
 #include "compiler/pipelines/Registration.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -13,6 +15,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <iterator>
 #include <optional>
 
 using namespace mlir;
@@ -153,6 +156,15 @@ tcc::Compiler::compile(ModuleOp module, CompileReport *report,
   CompileReport ignored;
   CompileReport &r = report ? *report : ignored;
   const CompilerOptions &options = state->options;
+  if (options.compileOnFirstUse) {
+    auto functions = module.getOps<func::FuncOp>();
+    if (std::distance(functions.begin(), functions.end()) > 1) {
+      r.cache = "deferred: each function is compiled on first use";
+      return deferFunctions(module, options,
+                            state->source.empty() ? "(a module built in memory)"
+                                                  : state->source);
+    }
+  }
   // GPU programs are not cached (yet).
   bool gpu = options.pipeline.target == CompileTarget::Nvptx;
   if (!options.cache.enabled || gpu) {

@@ -70,6 +70,14 @@ struct CompilerOptions {
   /// pool per context costs more than it saves there.
   bool threading = true;
   DiagnosticMode diagnostics = DiagnosticMode::Print;
+  /// compile() of a module with several functions compiles none of them: the
+  /// Program declares the shared variables, and the runtime compiles each
+  /// function, with its callees, when Runtime::function first asks for it
+  /// (each stored in the compile cache as it is compiled). A host that calls
+  /// one function of a file then pays for one. Errors the lowering finds
+  /// come from Runtime::function then, as a CompileError status with the
+  /// diagnostics' text, not from compile().
+  bool compileOnFirstUse = false;
   /// Names the program in errors that have no place in a source (`tcc run:
   /// error: cannot open input file ...`); empty: `error: ...`.
   std::string toolName;
@@ -131,7 +139,9 @@ public:
   /// lowering it in place: through the compile cache when it is on and the
   /// target is x86 (GPU programs are not cached yet), else with the
   /// in-memory JIT. Errors go to the diagnostics. `report` receives what the
-  /// cache did; `phases`, the time of each phase of a JIT compile.
+  /// cache did; `phases`, the time of each phase of a JIT compile. With
+  /// CompilerOptions::compileOnFirstUse, a module of several functions is
+  /// not compiled here but by the runtime (report->cache says so).
   mlir::FailureOr<std::shared_ptr<Program>>
   compile(mlir::ModuleOp module, CompileReport *report = nullptr,
           CompilePhases *phases = nullptr);

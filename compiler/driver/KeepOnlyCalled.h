@@ -1,5 +1,4 @@
-//===- KeepOnlyCalled.h - one function of a file and its callees -*- C++
-//-*-===//
+//===- KeepOnlyCalled.h - a function and its callees -------*- C++ -*-===//
 
 #ifndef TCC_COMPILER_DRIVER_KEEPONLYCALLED_H
 #define TCC_COMPILER_DRIVER_KEEPONLYCALLED_H

@@ -2,6 +2,7 @@
 
 #include "compiler/dump/ExplainContract.h"
 #include "compiler/codegen/ManifestBuilder.h"
+#include "dialects/tc/IR/SourcePlace.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -110,17 +111,6 @@ bool isWritten(Value v) {
   return false;
 }
 
-std::string locText(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
-
 /// `shortLoc` ("lse.tg:5:7") with the directory of `like`
 /// ("/tmp/lse.tg:3:7") when both name the same file.
 std::string withDirectory(const std::string &shortLoc, Location like) {
@@ -205,7 +195,7 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
       into += " of " + builds;
     os << "    " << sizeText(type, spec0) << " from "
        << argName(copy.getSource()) << " into " << into << " at "
-       << locText(copy.getLoc()) << ": ";
+       << tcc::tc::sourcePlace(copy.getLoc()) << ": ";
     auto target = dyn_cast<BlockArgument>(copy.getTarget());
     auto source = dyn_cast<BlockArgument>(copy.getSource());
     if (target && target.getArgNumber() >= spec.args.size())
@@ -233,7 +223,7 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
     any = true;
     // The alloc's own location is that of the first use of its size; the
     // op it is allocated for says better where it is.
-    std::string where = locText(alloc.getLoc());
+    std::string where = tcc::tc::sourcePlace(alloc.getLoc());
     if (hints && allocIndex < hints->temporaryLocations.size() &&
         !hints->temporaryLocations[allocIndex].empty())
       where =

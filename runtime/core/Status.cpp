@@ -26,6 +26,8 @@ const char *errorCodeName(ErrorCode code) {
     return "Unsupported";
   case ErrorCode::Aliasing:
     return "Aliasing";
+  case ErrorCode::CompileError:
+    return "CompileError";
   case ErrorCode::Internal:
     return "Internal";
   }

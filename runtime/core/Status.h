@@ -19,6 +19,7 @@ enum class ErrorCode {
   OutOfMemory,     ///< An allocation failed or its size overflowed.
   Unsupported,     ///< A valid request this runtime cannot serve.
   Aliasing,        ///< A memory-aliasing rule would be broken.
+  CompileError,    ///< A function compiled on first use failed to compile.
   Internal,        ///< A bug in the runtime.
 };
 

@@ -5,6 +5,8 @@
 #include "runtime/exec/Initializers.h"
 #include "runtime/host/HostMemory.h"
 
+#include <algorithm>
+
 namespace tcc {
 
 Runtime::Runtime(RuntimeOptions options)
@@ -20,16 +22,33 @@ Status Runtime::checkFresh(const Array &array) const {
 Runtime::~Runtime() = default;
 
 Status Runtime::load(std::shared_ptr<const Program> program) {
+  std::lock_guard<std::mutex> lock(functionsMutex_);
+  return loadCode(std::move(program), /*alreadyLoaded=*/false);
+}
+
+Status Runtime::loadCode(std::shared_ptr<const Program> program,
+                         bool alreadyLoaded) {
   const Manifest &manifest = program->manifest;
   // Check everything before changing anything, the CPU first: code with
   // instructions this CPU lacks would die of SIGILL.
   TCC_RETURN_IF_ERROR(checkCpuFeatures(manifest));
   TCC_RETURN_IF_ERROR(checkHostCacheLimitVariable());
+  auto refuseLoaded = [&](const std::string &name) {
+    return Status::error(ErrorCode::InvalidArgument,
+                         "a function named '" + name + "' is already loaded");
+  };
+  for (const std::string &name : program->deferred)
+    if (functions_.count(name) || deferred_.count(name))
+      return refuseLoaded(name);
+  if (!program->deferred.empty() && !program->compileFunction)
+    return Status::error(ErrorCode::Internal,
+                         "the program defers functions but cannot compile "
+                         "them");
   for (const FunctionSpec &f : manifest.functions) {
-    if (functions_.count(f.name))
-      return Status::error(ErrorCode::InvalidArgument,
-                           "a function named '" + f.name +
-                               "' is already loaded");
+    if (functions_.count(f.name) && !alreadyLoaded)
+      return refuseLoaded(f.name);
+    if (deferred_.count(f.name) && !alreadyLoaded)
+      return refuseLoaded(f.name);
     if (!program->entries.count(f.name))
       return Status::error(ErrorCode::Internal,
                            "the program has no code for function '" + f.name +
@@ -77,19 +96,42 @@ Status Runtime::load(std::shared_ptr<const Program> program) {
                                              /*borrow=*/false, home));
     (void)v;
   }
-  for (const FunctionSpec &f : manifest.functions)
-    functions_[f.name] = std::make_unique<Function>(
-        *this, program, f, program->entries.at(f.name));
+  for (const FunctionSpec &f : manifest.functions) {
+    deferred_.erase(f.name);
+    if (!functions_.count(f.name))
+      functions_[f.name] = std::make_unique<Function>(
+          *this, program, f, program->entries.at(f.name));
+  }
+  for (const std::string &name : program->deferred)
+    deferred_[name] = program;
   programs_.push_back(std::move(program));
   return Status::success();
 }
 
+Result<Function *> Runtime::compileDeferred(const std::string &name) {
+  std::shared_ptr<const Program> owner = deferred_.at(name);
+  Result<std::shared_ptr<const Program>> code = owner->compileFunction(name);
+  if (!code.ok())
+    return code.status();
+  if (!code.value()->manifest.findFunction(name))
+    return Status::error(ErrorCode::Internal,
+                         "compiling function '" + name +
+                             "' gave a program without it");
+  TCC_RETURN_IF_ERROR(loadCode(code.value(), /*alreadyLoaded=*/true));
+  return functions_.at(name).get();
+}
+
 Result<Function *> Runtime::function(const std::string &name) const {
+  std::lock_guard<std::mutex> lock(functionsMutex_);
   auto it = functions_.find(name);
   if (it != functions_.end())
     return it->second.get();
+  // Compiling a deferred function changes what is loaded, not what the
+  // runtime promised: to the caller it was there all along.
+  if (deferred_.count(name))
+    return const_cast<Runtime *>(this)->compileDeferred(name);
   std::string known;
-  for (const auto &[n, f] : functions_)
+  for (const std::string &n : functionNamesLocked())
     known += (known.empty() ? "" : ", ") + n;
   return Status::error(ErrorCode::NotFound,
                        "no function named '" + name + "' (loaded: " +
@@ -97,9 +139,17 @@ Result<Function *> Runtime::function(const std::string &name) const {
 }
 
 std::vector<std::string> Runtime::functionNames() const {
+  std::lock_guard<std::mutex> lock(functionsMutex_);
+  return functionNamesLocked();
+}
+
+std::vector<std::string> Runtime::functionNamesLocked() const {
   std::vector<std::string> names;
   for (const auto &[n, f] : functions_)
     names.push_back(n);
+  for (const auto &[n, program] : deferred_)
+    names.push_back(n);
+  std::sort(names.begin(), names.end());
   return names;
 }
 

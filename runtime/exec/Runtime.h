@@ -11,6 +11,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -46,12 +47,16 @@ public:
 
   /// Makes a program's functions callable. Its shared variables are created
   /// from their initializers, unless a variable of that name exists already
-  /// (then its dtype and shape must match). Nothing changes on error.
+  /// (then its dtype and shape must match). Nothing changes on error. The
+  /// functions a program defers (Program::deferred) are compiled when
+  /// function() first asks for them.
   Status load(std::shared_ptr<const Program> program);
 
-  /// A loaded function by name.
+  /// A loaded function by name. A deferred one is compiled first, with the
+  /// functions it calls; a compile error is returned (and the next request
+  /// tries again).
   Result<Function *> function(const std::string &name) const;
-  /// The loaded functions' names, sorted.
+  /// The loaded functions' names, deferred ones included, sorted.
   std::vector<std::string> functionNames() const;
 
   /// True in debug mode (RuntimeOptions::debug or TCC_DEBUG=1).
@@ -66,12 +71,24 @@ public:
   BorrowTracker &borrowTracker() { return tracker_; }
 
 private:
+  /// load(), or with `alreadyLoaded` the code of deferred functions: then
+  /// the functions loaded before (callees compiled with an earlier one) are
+  /// kept, not refused.
+  Status loadCode(std::shared_ptr<const Program> program, bool alreadyLoaded);
+  Result<Function *> compileDeferred(const std::string &name);
+  std::vector<std::string> functionNamesLocked() const;
+
   CountersPtr counters_;
   SharedStore store_;
   std::atomic<bool> debug_;
   BorrowTracker tracker_;
   std::vector<std::shared_ptr<const Program>> programs_;
   std::map<std::string, std::unique_ptr<Function>> functions_;
+  /// Deferred functions not compiled yet, with the program that can.
+  std::map<std::string, std::shared_ptr<const Program>> deferred_;
+  /// Guards functions_ and deferred_ while a deferred function compiles
+  /// (function() may be called from several threads).
+  mutable std::mutex functionsMutex_;
 };
 
 } // namespace tcc

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/tc/Transforms/CollectivesToCalls.h"
+#include "dialects/tc/IR/SourcePlace.h"
 #include "dialects/tc/IR/TcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,20 +41,6 @@ std::string elementSuffix(Type element) {
   if (element.isInteger(32))
     return "i32";
   return "i64";
-}
-
-std::string locationText(Location loc) {
-  if (auto fused = dyn_cast<FusedLoc>(loc);
-      fused && !fused.getLocations().empty())
-    loc = fused.getLocations().front();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
 }
 
 /// The kind, reduction, parameter (ranks or root) and ranks of `op`.
@@ -189,7 +176,7 @@ struct CollectiveBufferization
         b.getDictionaryAttr(
             {b.getNamedAttr("kind", b.getStringAttr(kindName(facts.kind))),
              b.getNamedAttr("ranks", b.getI64IntegerAttr(facts.ranks)),
-             b.getNamedAttr("where", b.getStringAttr(locationText(loc))),
+             b.getNamedAttr("where", b.getStringAttr(sourcePlace(loc))),
              b.getNamedAttr("ordinal", b.getI64IntegerAttr(ordinal))}));
     replaceOpWithBufferizedValues(rewriter, op, *result);
     return success();

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tc/IR/SourcePlace.h"
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/Passes.h"
 
@@ -36,21 +37,6 @@ using namespace mlir;
 using namespace tcc::tc;
 
 namespace {
-
-/// "file:line:col" of an op, for messages.
-std::string where(Location loc) {
-  if (auto fused = dyn_cast<FusedLoc>(loc);
-      fused && !fused.getLocations().empty())
-    loc = fused.getLocations().front();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
 
 /// One scan of ids: the good ones are `[low, bound)`, where `low` is
 /// `-bound` when negative ids count from the end, else 0.
@@ -360,7 +346,7 @@ struct IndexChecksPass
       scans.push_back({&c, scan(b, c, bound), bound});
       NamedAttrList d;
       d.append("kind", b.getStringAttr(c.kind));
-      d.append("where", b.getStringAttr(where(c.op->getLoc())));
+      d.append("where", b.getStringAttr(sourcePlace(c.op->getLoc())));
       if (c.dimension >= 0)
         d.append("dimension", b.getI64IntegerAttr(c.dimension));
       described.push_back(d.getDictionary(func.getContext()));

@@ -13,7 +13,9 @@
 #include "dialects/tc/IR/ConvShapes.h"
 #include "dialects/tc/IR/ShapeInference.h"
 #include "dialects/tc/IR/SliceRules.h"
+#include "dialects/tc/IR/SourcePlace.h"
 #include "dialects/tc/IR/TcOps.h"
+#include "dialects/tc/Transforms/DimExpr.h"
 #include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,107 +32,9 @@ namespace tcc::tc {
 
 using namespace mlir;
 using namespace tcc::tc;
+using namespace tcc::tc::shape;
 
 namespace {
-
-/// A size as `coef * factor * factor ...`, factors sorted so that equal
-/// products compare equal; a factor is a symbol or a parenthesized
-/// expression. Strings, not trees: nothing here recurses, however long a
-/// chain of ops a program builds.
-struct DimExpr {
-  bool known = false;
-  int64_t coef = 1;
-  SmallVector<std::string, 2> factors;
-
-  static DimExpr constant(int64_t c) { return DimExpr{true, c, {}}; }
-  static DimExpr symbol(StringRef s) { return DimExpr{true, 1, {s.str()}}; }
-  bool isConstant() const { return known && factors.empty(); }
-  bool operator==(const DimExpr &o) const {
-    return known && o.known && coef == o.coef && factors == o.factors;
-  }
-  bool operator!=(const DimExpr &o) const { return !(*this == o); }
-
-  /// The text the runtime evaluates (runtime/exec/ShapeChecks.h).
-  std::string text() const {
-    std::string t;
-    if (factors.empty() || coef != 1)
-      t = std::to_string(coef);
-    for (const std::string &f : factors)
-      t += (t.empty() ? "" : "*") + f;
-    return t;
-  }
-};
-
-DimExpr mul(const DimExpr &a, const DimExpr &b) {
-  DimExpr r;
-  if (!a.known || !b.known || llvm::MulOverflow(a.coef, b.coef, r.coef))
-    return {};
-  r.known = true;
-  r.factors = a.factors;
-  r.factors.append(b.factors.begin(), b.factors.end());
-  llvm::sort(r.factors);
-  return r;
-}
-
-/// `a / k` for k > 0, where a is a multiple of k (checked separately).
-DimExpr divide(const DimExpr &a, int64_t k) {
-  if (!a.known || k <= 0)
-    return {};
-  if (a.coef % k == 0) {
-    DimExpr r = a;
-    r.coef /= k;
-    return r;
-  }
-  return DimExpr{true, 1, {"(" + a.text() + "/" + std::to_string(k) + ")"}};
-}
-
-DimExpr add(const DimExpr &a, const DimExpr &b) {
-  if (!a.known || !b.known)
-    return {};
-  if (a.isConstant() && a.coef == 0)
-    return b;
-  if (b.isConstant() && b.coef == 0)
-    return a;
-  if (a.factors == b.factors) {
-    DimExpr r = a;
-    if (llvm::AddOverflow(a.coef, b.coef, r.coef))
-      return {};
-    return r;
-  }
-  return DimExpr{true, 1, {"(" + a.text() + "+" + b.text() + ")"}};
-}
-
-using Exprs = SmallVector<DimExpr, 4>;
-
-/// A `tc.dims` entry: a symbol or a product (`B*T`, `2*N`, `(5*N/3)`).
-DimExpr parseDim(StringRef text) {
-  std::optional<DimProduct> p = productOf(Dim::dynamic(text));
-  if (!p || text.empty())
-    return {};
-  return DimExpr{true, p->coef, p->factors};
-}
-
-/// Whether the runtime can parse `s` as a symbol.
-bool isIdentifier(StringRef s) {
-  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
-    return false;
-  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
-}
-
-/// "file:line:col" of an op, for messages.
-std::string where(Location loc) {
-  if (auto fused = dyn_cast<FusedLoc>(loc);
-      fused && !fused.getLocations().empty())
-    loc = fused.getLocations().front();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
 
 /// Derives the expressions of one function and the checks they need.
 class FunctionChecks {
@@ -215,7 +119,7 @@ private:
     attrs.append("lhs", b.getStringAttr(lhs.text()));
     attrs.append("rhs", b.getStringAttr(rhs.text()));
     attrs.append("what", b.getStringAttr(what));
-    attrs.append("where", b.getStringAttr(where(loc)));
+    attrs.append("where", b.getStringAttr(sourcePlace(loc)));
     checks.push_back(attrs.getDictionary(b.getContext()));
   }
 
@@ -603,8 +507,6 @@ private:
     exprs[op->getResult(0)] = out;
   }
 
-  /// A declared output size `N` is what the runtime allocates: the value
-  /// computed must have it.
   /// A scan's sequences have one length; its body's ops are checked as
   /// the function's (its states have their inits' sizes, its elements the
   /// sequences' rows'), and its results have the states' sizes and the
@@ -661,6 +563,8 @@ private:
     exprs[loop.getTripCount()] = Exprs();
   }
 
+  /// A declared output size `N` is what the runtime allocates: the value
+  /// computed must have it.
   void visitOutputs(Operation *op) {
     auto ret = dyn_cast<func::ReturnOp>(op);
     if (!ret)
