@@ -423,21 +423,34 @@ struct IfElseToIf : OpConversionPattern<IfElseOp> {
     Location loc = op.getLoc();
     Value condition = rewriter.create<tensor::ExtractOp>(
         loc, adaptor.getCondition(), ValueRange{});
-    // A branch that yields a value read elsewhere too, a shared variable's
-    // or an input's yields a copy of it, made in the branch: One-Shot
-    // Bufferize (MLIR 19) otherwise cannot place the result when the
-    // function's outputs take those buffers (tcc-difftest seeds 6000577:
-    // a value both yielded and an output, 'cannot avoid RaW conflict';
-    // 6000998: a variable yielded into a borrowed output in a borrowed
-    // input's buffer, 'would write to read-only buffer'). The copy is of
-    // the one value taken, as for a loop's state.
+    // A branch that yields a value read elsewhere too (by the other branch
+    // included), a shared variable's or an input's yields a copy of it,
+    // made in the branch: One-Shot Bufferize (MLIR 19) otherwise cannot
+    // place the result when the function's outputs take those buffers
+    // (tcc-difftest seeds 6000577 and 26169: a value both yielded and an
+    // output, 'cannot avoid RaW conflict'; 6000998: a variable yielded into
+    // a borrowed output in a borrowed input's buffer, 'would write to
+    // read-only buffer'). The copy is of the one value taken. The uses
+    // are counted on the tc values: the converted ones do not have theirs
+    // yet.
+    auto yield = [&](OpBuilder &b, Location loc, Value original,
+                     Value converted) {
+      if (original.hasOneUse() && !isa<BlockArgument>(original) &&
+          !original.getDefiningOp<SharedReadOp>())
+        return b.create<scf::YieldOp>(loc, converted);
+      return b.create<scf::YieldOp>(
+          loc, b.create<bufferization::AllocTensorOp>(
+                    loc, cast<RankedTensorType>(converted.getType()),
+                    ValueRange(), converted)
+                   .getResult());
+    };
     auto branch = rewriter.create<scf::IfOp>(
         loc, condition,
         [&](OpBuilder &b, Location loc) {
-          b.create<scf::YieldOp>(loc, loopInit(b, loc, adaptor.getOnTrue()));
+          yield(b, loc, op.getOnTrue(), adaptor.getOnTrue());
         },
         [&](OpBuilder &b, Location loc) {
-          b.create<scf::YieldOp>(loc, loopInit(b, loc, adaptor.getOnFalse()));
+          yield(b, loc, op.getOnFalse(), adaptor.getOnFalse());
         });
     Value result = branch.getResult(0);
     // The result gets a buffer of its own: eliminate-empty-tensors would
