@@ -433,16 +433,22 @@ struct IfElseToIf : OpConversionPattern<IfElseOp> {
     // read-only buffer'). The copy is of the one value taken. The uses
     // are counted on the tc values: the converted ones do not have theirs
     // yet.
+    // Only in a function's own body, where the outputs are: inside a loop
+    // a branch yields loop states (the backward scan of a while's grad),
+    // and there a copy is neither needed nor lowered on nvptx.
+    bool inFunction = isa<func::FuncOp>(op->getParentOp());
     auto yield = [&](OpBuilder &b, Location loc, Value original,
                      Value converted) {
-      if (original.hasOneUse() && !isa<BlockArgument>(original) &&
-          !original.getDefiningOp<SharedReadOp>())
+      if (!inFunction ||
+          (original.hasOneUse() && !isa<BlockArgument>(original) &&
+           !original.getDefiningOp<SharedReadOp>()))
         return b.create<scf::YieldOp>(loc, converted);
+      // A linalg.copy, which the GPU pipeline makes a kernel of.
+      Value dest = createLoopDestination(
+          b, loc, tensor::getMixedSizes(b, loc, converted),
+          op.getType().getElementType());
       return b.create<scf::YieldOp>(
-          loc, b.create<bufferization::AllocTensorOp>(
-                    loc, cast<RankedTensorType>(converted.getType()),
-                    ValueRange(), converted)
-                   .getResult());
+          loc, b.create<linalg::CopyOp>(loc, converted, dest).getResult(0));
     };
     auto branch = rewriter.create<scf::IfOp>(
         loc, condition,
