@@ -11,8 +11,6 @@
 
 #include "test/e2e/Harness.h"
 
-#include <functional>
-
 using namespace tcc::e2e;
 using tcc::reference::RefTensor;
 
@@ -20,12 +18,11 @@ namespace {
 const DTypeKind F64 = DTypeKind::F64;
 
 /// One windowed op: its body, and its input and output types with `{N}`,
-/// `{H}`, `{W}` (the input's sizes) and `{P}`, `{Q}` (the output's).
+/// `{H}`, `{W}` (the input's sizes) and `{P}`, `{Q}` (the output's); `w`
+/// is empty for a pooling.
 struct SameCase {
   std::string name, body, x, w, y;
   int64_t strideH, strideW;
-  std::function<std::vector<int64_t>(int64_t, int64_t, int64_t)> xShape;
-  std::vector<int64_t> wShape;
 };
 
 std::string
@@ -49,67 +46,37 @@ function(const SameCase &c, const std::string &name,
 std::string ceilDiv(int64_t a, int64_t b) {
   return std::to_string((a + b - 1) / b);
 }
+
+/// The sizes of a static type's text, `f64[2, 3]`.
+std::vector<int64_t> sizesOf(const std::string &type) {
+  std::vector<int64_t> sizes;
+  for (size_t at = type.find('[') + 1; at < type.size();) {
+    size_t end = type.find_first_of(",]", at);
+    sizes.push_back(std::stoll(type.substr(at, end - at)));
+    at = end + 2;
+  }
+  return sizes;
+}
 } // namespace
 
 TEST_CASE("strided \"same\" padding on dynamic spatial sizes", "[conv][pool]") {
   std::vector<SameCase> cases = {
-      {"c2",
-       "conv2d(x, w, stride=[2, 3], dilation=[2, 1], padding=\"same\")",
-       "f64[{N}, 2, {H}, {W}]",
-       "f64[3, 2, 3, 2]",
-       "f64[{N}, 3, {P}, {Q}]",
-       2,
-       3,
-       [](int64_t n, int64_t h, int64_t w) {
-         return std::vector<int64_t>{n, 2, h, w};
-       },
-       {3, 2, 3, 2}},
+      {"c2", "conv2d(x, w, stride=[2, 3], dilation=[2, 1], padding=\"same\")",
+       "f64[{N}, 2, {H}, {W}]", "f64[3, 2, 3, 2]", "f64[{N}, 3, {P}, {Q}]", 2,
+       3},
       {"c2g",
        "conv2d(x, w, stride=2, groups=2, padding=\"same\", "
        "layout=\"NHWC\")",
-       "f64[{N}, {H}, {W}, 4]",
-       "f64[3, 2, 2, 6]",
-       "f64[{N}, {P}, {Q}, 6]",
-       2,
-       2,
-       [](int64_t n, int64_t h, int64_t w) {
-         return std::vector<int64_t>{n, h, w, 4};
-       },
-       {3, 2, 2, 6}},
-      {"c1",
-       "conv1d(x, w, stride=3, padding=\"same\")",
-       "f64[{N}, 3, {W}]",
-       "f64[2, 3, 4]",
-       "f64[{N}, 2, {Q}]",
-       1,
-       3,
-       [](int64_t n, int64_t, int64_t w) {
-         return std::vector<int64_t>{n, 3, w};
-       },
-       {2, 3, 4}},
-      {"mx",
-       "max_pool2d(x, kernel=3, stride=2, padding=\"same\")",
-       "f64[{N}, 2, {H}, {W}]",
-       "",
-       "f64[{N}, 2, {P}, {Q}]",
-       2,
-       2,
-       [](int64_t n, int64_t h, int64_t w) {
-         return std::vector<int64_t>{n, 2, h, w};
-       },
-       {}},
+       "f64[{N}, {H}, {W}, 4]", "f64[3, 2, 2, 6]", "f64[{N}, {P}, {Q}, 6]", 2,
+       2},
+      {"c1", "conv1d(x, w, stride=3, padding=\"same\")", "f64[{N}, 3, {W}]",
+       "f64[2, 3, 4]", "f64[{N}, 2, {Q}]", 1, 3},
+      {"mx", "max_pool2d(x, kernel=3, stride=2, padding=\"same\")",
+       "f64[{N}, 2, {H}, {W}]", "", "f64[{N}, 2, {P}, {Q}]", 2, 2},
       {"av",
        "avg_pool2d(x, kernel=[2, 3], stride=[2, 1], padding=\"same\", "
        "layout=\"NHWC\")",
-       "f64[{N}, {H}, {W}, 2]",
-       "",
-       "f64[{N}, {P}, {Q}, 2]",
-       2,
-       1,
-       [](int64_t n, int64_t h, int64_t w) {
-         return std::vector<int64_t>{n, h, w, 2};
-       },
-       {}},
+       "f64[{N}, {H}, {W}, 2]", "", "f64[{N}, {P}, {Q}, 2]", 2, 1},
   };
   // [N, H, W]: every remainder of the strides 2 and 3, and a size of 1.
   std::vector<std::array<int64_t, 3>> sizes = {
@@ -135,9 +102,13 @@ TEST_CASE("strided \"same\" padding on dynamic spatial sizes", "[conv][pool]") {
     for (size_t k = 0; k < sizes.size(); ++k) {
       auto [n, h, w] = sizes[k];
       INFO(c.name << " at N, H, W = " << n << ", " << h << ", " << w);
-      std::vector<RefTensor> inputs{rng.uniform(F64, c.xShape(n, h, w))};
-      if (!c.wShape.empty())
-        inputs.push_back(rng.uniform(F64, c.wShape));
+      std::vector<int64_t> xShape =
+          sizesOf(substitute(c.x, {{"{N}", std::to_string(n)},
+                                   {"{H}", std::to_string(h)},
+                                   {"{W}", std::to_string(w)}}));
+      std::vector<RefTensor> inputs{rng.uniform(F64, xShape)};
+      if (!c.w.empty())
+        inputs.push_back(rng.uniform(F64, sizesOf(c.w)));
       Outcome dynamic = g.call(c.name, inputs);
       Outcome fixed = g.call(c.name + "_" + std::to_string(k), inputs);
       checkClose(fixed.expected.outputs[0], toRef(dynamic.outputs[0]),
