@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/ConvBuiltins.h"
 #include "compiler/frontend/CallArgs.h"
+#include "compiler/frontend/SameWindows.h"
 #include "dialects/tc/IR/ConvShapes.h"
 
 using namespace mlir;
@@ -136,6 +137,8 @@ TensorRef emitConv(GraphBuilder &b, const CallSite &call, TensorRef input,
   if (failed(strides) || failed(dilations))
     return {};
   std::optional<bool> last = tc::channelsLastOf(*layout, spatialRank);
+  int64_t groups = groupsValue ? groupsValue->integer : 1;
+  bool runTime = false;
   // "same": the window's span less what the strides cover.
   auto same = [&](int64_t i) -> FailureOr<int64_t> {
     if (!last || filter.shape.size() != input.shape.size())
@@ -147,11 +150,10 @@ TensorRef emitConv(GraphBuilder &b, const CallSite &call, TensorRef input,
       return 0; // reported by the shape rule
     int64_t span = dilation * (k.size - 1) + 1;
     if (in.isDynamic()) {
-      if (stride == 1)
-        return span - 1;
-      return emitError(call.loc) << "padding=\"same\" with stride " << stride
-                                 << " needs a static size in spatial dimension "
-                                 << i << ", got " << in.str();
+      // A stride above 1: the padding is computed when the code runs
+      // (SameWindows.h); the most it can be checks the window here.
+      runTime = runTime || stride != 1;
+      return span - 1;
     }
     int64_t out = (in.size + stride - 1) / stride;
     return std::max<int64_t>((out - 1) * stride + span - in.size, 0);
@@ -160,8 +162,17 @@ TensorRef emitConv(GraphBuilder &b, const CallSite &call, TensorRef input,
       paddingOf(call, spatialRank, /*allowSame=*/true, same);
   if (failed(padding))
     return {};
+  if (runTime) {
+    // The same checks as tc.conv's, at the most padding "same" can add.
+    if (failed(tc::convShape(input.shape, filter.shape, *layout, *strides,
+                             *padding, *dilations, groups,
+                             [&] { return b.emitBuilderError(call.loc); })))
+      return {};
+    return sameConvByWindows(b, call.loc, input, filter, *last, *strides,
+                             *dilations, groups);
+  }
   return b.conv(call.loc, input, filter, *layout, *strides, *padding,
-                *dilations, groupsValue ? groupsValue->integer : 1);
+                *dilations, groups);
 }
 
 TensorRef emitPool(GraphBuilder &b, const CallSite &call, TensorRef input,
@@ -182,10 +193,36 @@ TensorRef emitPool(GraphBuilder &b, const CallSite &call, TensorRef input,
                   : FailureOr<SmallVector<int64_t>>(*kernel);
   if (failed(strides))
     return {};
+  std::optional<bool> last = tc::channelsLastOf(*layout, 2);
+  bool runTime = false;
+  // "same": as for the convolutions, without dilation.
+  auto same = [&](int64_t i) -> FailureOr<int64_t> {
+    int64_t k = (*kernel)[i], stride = (*strides)[i];
+    if (!last || k < 1 || stride < 1)
+      return 0; // reported by the shape rule
+    const Dim &in = input.shape[(*last ? 1 : 2) + i];
+    if (in.isDynamic()) {
+      runTime = runTime || stride != 1;
+      return k - 1;
+    }
+    int64_t out = (in.size + stride - 1) / stride;
+    return std::max<int64_t>((out - 1) * stride + k - in.size, 0);
+  };
   FailureOr<SmallVector<int64_t>> padding =
-      paddingOf(call, 2, /*allowSame=*/false, [](int64_t) { return 0; });
+      paddingOf(call, 2, /*allowSame=*/true, same);
   if (failed(padding))
     return {};
+  if (runTime) {
+    if (failed(tc::poolShape(input.shape, *layout, *kernel, *strides, *padding,
+                             [&] { return b.emitBuilderError(call.loc); })))
+      return {};
+    if (isMax ? input.elementType().isInteger(1)
+              : !isa<FloatType>(input.elementType()))
+      return b.pool(call.loc, isMax, input, *layout, *kernel, *strides,
+                    *padding); // reports the element type
+    return samePoolByWindows(b, call.loc, isMax, input, *last, *kernel,
+                             *strides);
+  }
   return b.pool(call.loc, isMax, input, *layout, *kernel, *strides, *padding);
 }
 

@@ -282,6 +282,11 @@ public:
                  llvm::StringRef layout, llvm::ArrayRef<int64_t> kernel,
                  llvm::ArrayRef<int64_t> strides,
                  llvm::ArrayRef<int64_t> padding);
+  /// The positions `i * step` (i64) for i below ceil(size / step) of
+  /// `input`'s dimension `axis`, the ones `x[::step]` takes, counted at run
+  /// time and named as that slice names its length (GraphBuilderConvOps.cpp).
+  TensorRef steppedPositions(mlir::Location loc, TensorRef input, int64_t axis,
+                             int64_t step);
 
   // Loops (GraphBuilderControlFlow.cpp). A scan's body is built between
   // beginScan and endScan with this builder's ops, which may use any value

@@ -8,6 +8,7 @@
 
 #include "compiler/frontend/GraphBuilder.h"
 #include "dialects/tc/IR/ConvShapes.h"
+#include "dialects/tc/IR/SliceRules.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -70,4 +71,45 @@ TensorRef GraphBuilder::pool(Location loc, bool isMax, TensorRef input,
     op = builder.create<tc::AvgPool2DOp>(loc, type, input.value, layout, kernel,
                                          strides, padding);
   return make(op, *shape);
+}
+
+TensorRef GraphBuilder::steppedPositions(Location loc, TensorRef input,
+                                         int64_t axis, int64_t step) {
+  if (!input)
+    return {};
+  Type i64 = builder.getI64Type();
+  const tc::Dim &in = input.shape[axis];
+  tc::Dim count =
+      tc::Dim::fixed(in.isDynamic() ? 0 : (in.size + step - 1) / step);
+  SmallVector<Value> sizes;
+  if (in.isDynamic()) {
+    std::optional<tc::DimProduct> named = tc::productOf(in);
+    count =
+        named
+            ? tc::Dim::dynamic("(" +
+                               tc::slicedLengthExpr(named->str(), 0,
+                                                    tc::kSliceOpenHigh, step) +
+                               ")")
+            : tc::Dim::dynamic();
+    if (named && step == 1)
+      count = in;
+    // The same arithmetic as the expression, on the run-time size.
+    TensorRef n = size(loc, input, axis);
+    if (n && step != 1)
+      n = binary(loc, BinaryKind::Div,
+                 binary(loc, BinaryKind::Add, n,
+                        constant(loc, builder.getIntegerAttr(i64, step - 1))),
+                 constant(loc, builder.getIntegerAttr(i64, step)));
+    if (!n)
+      return {};
+    sizes.push_back(n.value);
+  }
+  TensorRef r =
+      make(builder.create<tc::IotaOp>(loc, tensorType({count}, i64), sizes,
+                                      builder.getI64IntegerAttr(0)),
+           {count});
+  if (r && step != 1)
+    r = binary(loc, BinaryKind::Mul, r,
+               constant(loc, builder.getIntegerAttr(i64, step)));
+  return r;
 }

@@ -202,3 +202,58 @@ TEST_CASE("grad of pooling on symbolic batch and spatial sizes",
     checkGrad(c);
   }
 }
+
+TEST_CASE("grad of strided \"same\" windows on symbolic sizes",
+          "[grad][conv][pool]") {
+  // The padding depends on the size (compiler/frontend/SameWindows.cpp):
+  // 7 and 6 leave remainders of 1 and 0 of the stride 2, and 8 one of 2 of
+  // the stride 3.
+  Random rng(174);
+  struct Case {
+    const char *statement, *x, *expr;
+    std::vector<int64_t> xShape;
+    const char *k;
+    std::vector<int64_t> kShape;
+  };
+  for (const Case &cs :
+       {Case{"y = conv2d(x, k, stride=2, padding=\"same\", groups=2)",
+             "f64[N, 4, H, W]",
+             "sum(y * y, axis=[2, 3])",
+             {2, 4, 7, 6},
+             "f64[2, 2, 3, 2]",
+             {2, 2, 3, 2}},
+        Case{"y = conv1d(x, k, stride=3, padding=\"same\", layout=\"NWC\")",
+             "f64[N, L, 3]",
+             "sum(y * y, axis=1)",
+             {2, 8, 3},
+             "f64[4, 3, 2]",
+             {4, 3, 2}},
+        Case{"y = max_pool2d(x, kernel=3, stride=2, padding=\"same\")",
+             "f64[N, 2, H, W]",
+             "sum(y * y, axis=[2, 3])",
+             {2, 2, 7, 6},
+             nullptr,
+             {}},
+        Case{"y = avg_pool2d(x, kernel=2, stride=[3, 2], padding=\"same\", "
+             "layout=\"NHWC\")",
+             "f64[N, H, W, 2]",
+             "sum(y * y, axis=[1, 2])",
+             {2, 8, 7, 2},
+             nullptr,
+             {}}}) {
+    bool conv1 = std::string(cs.statement).find("conv1d") != std::string::npos;
+    GradCase c;
+    c.statements = std::string("  ") + cs.statement + "\n";
+    c.expr = cs.expr;
+    // The output channels: the filter's O (last in WIO), or the input's.
+    int64_t channels = !cs.k ? 2 : conv1 ? cs.kShape.back() : cs.kShape[0];
+    c.outType = "f64[N, " + std::to_string(channels) + "]";
+    c.outShape = {2, channels};
+    c.inputs = {{"x", cs.x, rng.uniform(F64, cs.xShape, -1, 1)}};
+    if (cs.k)
+      c.inputs.push_back({"k", cs.k, rng.uniform(F64, cs.kShape, -1, 1)});
+    c.seed = 174;
+    INFO(cs.statement);
+    checkGrad(c);
+  }
+}

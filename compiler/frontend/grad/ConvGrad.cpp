@@ -6,21 +6,19 @@
 // adjoint spread by the strides (zeros between), convolved with the filter
 // flipped and with its channel axes swapped per group; on a dynamic size it
 // is padded for any remainder of the stride and cut to the input's size
-// after. Its filter adjoint is a convolution of the input with the adjoint
-// as filter, batch and channels swapped, strides and dilations exchanged.
-// A pooling's adjoint is summed over the window's offsets: each offset's
-// share is spread by the strides and placed at its offset in the padded
-// input. Where these need static sizes (the filter's adjoint, pooling) or
-// non-negative padding, WindowGrad.cpp builds the gradients from the
-// gathered windows instead.
+// after. Where the padding is wider than the dilated kernel, and for every
+// filter adjoint and pooling adjoint, the gradients come from the gathered
+// windows (WindowGrad.cpp), on static and dynamic shapes alike: on static
+// shapes too they were faster than the rules they replaced (a convolution
+// of the input with the adjoint as filter, batch and channels swapped; a
+// pooling's adjoint spread per window offset), 1.3 to 4x on
+// bench/graphs/conv_grads.tg (docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/grad/GradRules.h"
 #include "compiler/frontend/grad/WindowGrad.h"
 #include "dialects/tc/IR/SliceRules.h"
-
-#include <limits>
 
 using namespace mlir;
 using namespace tcc;
@@ -82,20 +80,6 @@ TensorRef spread(GradContext &c, TensorRef g, int64_t axis, int64_t step) {
   return c.builder.slice(c.loc, spreadOut, begin, end, steps);
 }
 
-/// A static slice of `x`: `[begin, begin + (size-1)*step + 1)` by `step`
-/// along the spatial axes (from 2), whole elsewhere.
-TensorRef windowSlice(GradContext &c, TensorRef x, ArrayRef<int64_t> begins,
-                      ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
-  SmallVector<int64_t> begin(x.shape.size(), 0), end = tc::sizesOf(x.shape),
-                                                 step(x.shape.size(), 1);
-  for (size_t i = 0; i < begins.size(); ++i) {
-    begin[2 + i] = begins[i];
-    end[2 + i] = begins[i] + (sizes[i] - 1) * steps[i] + 1;
-    step[2 + i] = steps[i];
-  }
-  return c.builder.slice(c.loc, x, begin, end, step);
-}
-
 TensorRef transpose(GradContext &c, TensorRef x, ArrayRef<int64_t> perm) {
   return x ? c.builder.transpose(c.loc, x, perm) : x;
 }
@@ -151,9 +135,8 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
   // The input's adjoint is a transposed convolution where the padding on
   // each side is at most the dilated kernel's span (its own padding is that
   // span less this one), on any shape; otherwise it goes through the
-  // windows (WindowGrad.cpp). The filter's adjoint is a convolution with
-  // the batch as channels, which needs static shapes; otherwise, through
-  // the windows too.
+  // windows (WindowGrad.cpp). The filter's adjoint always does: one product
+  // of the adjoint and the gathered windows.
   bool wide = false;
   for (int64_t i = 0; i < s; ++i) {
     int64_t span =
@@ -162,8 +145,6 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
     if (padding[2 * i] > span || padding[2 * i + 1] > span)
       wide = true;
   }
-  bool isStatic =
-      tc::staticElementCount(x.shape) && tc::staticElementCount(dy.shape);
   if (last) {
     x = transpose(c, x, toChannelsFirst(s));
     dy = transpose(c, dy, toChannelsFirst(s));
@@ -171,7 +152,7 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
   }
   if (!x || !dy || !w)
     return failure();
-  bool windowsForX = c.needs(0) && wide, windowsForW = c.needs(1) && !isStatic;
+  bool windowsForX = c.needs(0) && wide, windowsForW = c.needs(1);
   if (windowsForX || windowsForW) {
     TensorRef gx, gw;
     if (failed(convGradByWindows(c, x, w, dy, strides, padding, dilations,
@@ -236,44 +217,6 @@ LogicalResult convRule(GradContext &c, Operation *op, TensorRef dy,
     dx[0] = last ? transpose(c, gx, toChannelsLast(s)) : gx;
   }
 
-  if (c.needs(1) && !windowsForW) {
-    // Batch as channels: input [C/G, G*N, spatial...], filter [O, N, out...].
-    int64_t n = x.shape[0].size, inC = x.shape[1].size;
-    TensorRef xt;
-    if (groups == 1) {
-      xt = transpose(c, x, swapFirstTwo(s + 2));
-    } else {
-      Shape split{Dim::fixed(n), Dim::fixed(groups), Dim::fixed(inC / groups)};
-      SmallVector<int64_t> perm{2, 1, 0};
-      Shape joined{Dim::fixed(inC / groups), Dim::fixed(groups * n)};
-      for (int64_t i = 0; i < s; ++i) {
-        split.push_back(x.shape[2 + i]);
-        perm.push_back(3 + i);
-        joined.push_back(x.shape[2 + i]);
-      }
-      xt = c.builder.reshape(
-          c.loc, transpose(c, c.builder.reshape(c.loc, x, split), perm),
-          joined);
-    }
-    TensorRef dyt = transpose(c, dy, swapFirstTwo(s + 2));
-    TensorRef r = c.builder.conv(c.loc, xt, dyt, firstLayout, dilations,
-                                 padding, strides, groups);
-    if (!r)
-      return failure();
-    // Elements a stride skipped at the end widen the result: cut to k.
-    SmallVector<int64_t> begin(s + 2, 0), end = tc::sizesOf(r.shape),
-                                          step(s + 2, 1);
-    bool cut = false;
-    for (int64_t i = 0; i < s; ++i)
-      if (end[2 + i] != kernel[i]) {
-        end[2 + i] = kernel[i];
-        cut = true;
-      }
-    if (cut)
-      r = c.builder.slice(c.loc, r, begin, end, step);
-    TensorRef gw = transpose(c, r, swapFirstTwo(s + 2));
-    dx[1] = last ? transpose(c, gw, filterFromOik(s)) : gw;
-  }
   return success();
 }
 
@@ -282,69 +225,16 @@ LogicalResult poolRule(GradContext &c, Operation *op, TensorRef dy,
                        MutableArrayRef<TensorRef> dx) {
   auto pool = cast<Op>(op);
   TensorRef x = c.operand(op, 0), y = c.result(op);
-  bool isStatic = bool(tc::staticElementCount(x.shape));
   bool last = pool.getLayout().ends_with("C");
   if (last) {
     x = transpose(c, x, toChannelsFirst(2));
     y = transpose(c, y, toChannelsFirst(2));
     dy = transpose(c, dy, toChannelsFirst(2));
   }
-  ArrayRef<int64_t> kernel = pool.getKernel(), strides = pool.getStrides(),
-                    padding = pool.getPadding();
-  if (!isStatic) {
-    TensorRef gx =
-        poolGradByWindows(c, isMax, x, y, dy, kernel, strides, padding);
-    if (!gx)
-      return failure();
-    dx[0] = last ? transpose(c, gx, toChannelsLast(2)) : gx;
-    return success();
-  }
-  Type t = x.elementType();
-  SmallVector<int64_t> outSizes{dy.shape[2].size, dy.shape[3].size};
-  // Max pooling: x padded with the lowest value, never a maximum.
-  TensorRef xp = x;
-  if (isMax)
-    for (int64_t i = 0; i < 2; ++i)
-      xp = padWith(c, xp, 2 + i, padding[2 * i], padding[2 * i + 1],
-                   -std::numeric_limits<double>::infinity());
-  SmallVector<std::pair<int64_t, int64_t>> offsets;
-  for (int64_t a = 0; a < kernel[0]; ++a)
-    for (int64_t b = 0; b < kernel[1]; ++b)
-      offsets.push_back({a, b});
-  // The share of each offset (max: equal among the window's maxima).
-  SmallVector<TensorRef> shares;
-  if (isMax) {
-    SmallVector<TensorRef> hits;
-    TensorRef ties;
-    for (auto [a, b] : offsets) {
-      TensorRef window = windowSlice(c, xp, {a, b}, outSizes, strides);
-      TensorRef hit =
-          c.builder.cast(c.loc, c.cmp(tc::ComparePredicate::eq, window, y), t);
-      hits.push_back(hit);
-      ties = ties ? c.add(ties, hit) : hit;
-    }
-    TensorRef each = c.div(dy, ties);
-    for (TensorRef hit : hits)
-      shares.push_back(c.mul(hit, each));
-  } else {
-    TensorRef each = c.div(dy, c.scalar(double(kernel[0] * kernel[1]), t));
-    shares.assign(offsets.size(), each);
-  }
-  // Each share spread by the strides and placed at its offset of the
-  // padded input, summed, then the padding cut away.
-  int64_t height = x.shape[2].size + padding[0] + padding[1];
-  int64_t width = x.shape[3].size + padding[2] + padding[3];
-  TensorRef sum;
-  for (auto [i, ab] : llvm::enumerate(offsets)) {
-    TensorRef g = spread(c, spread(c, shares[i], 2, strides[0]), 3, strides[1]);
-    if (!g)
-      return failure();
-    g = padWith(c, g, 2, ab.first, height - ab.first - g.shape[2].size, 0);
-    g = padWith(c, g, 3, ab.second, width - ab.second - g.shape[3].size, 0);
-    sum = sum ? c.add(sum, g) : g;
-  }
-  TensorRef gx = windowSlice(c, sum, {padding[0], padding[2]},
-                             {x.shape[2].size, x.shape[3].size}, {1, 1});
+  TensorRef gx = poolGradByWindows(c, isMax, x, y, dy, pool.getKernel(),
+                                   pool.getStrides(), pool.getPadding());
+  if (!gx)
+    return failure();
   dx[0] = last ? transpose(c, gx, toChannelsLast(2)) : gx;
   return success();
 }

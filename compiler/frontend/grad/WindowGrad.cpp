@@ -1,9 +1,10 @@
 //===- WindowGrad.cpp - conv and pool gradients by windows ----------------===//
 //
-// Where the rules of ConvGrad.cpp need static sizes (a convolution's filter
-// adjoint, a pooling's adjoint) or non-negative padding (a convolution's
-// input adjoint), the gradients go through the windows themselves (im2col),
-// with ops whose result sizes follow run-time sizes:
+// A convolution's filter adjoint, a pooling's adjoint, and a convolution's
+// input adjoint where ConvGrad.cpp's transposed convolution would need
+// negative padding, go through the windows themselves (im2col) on static
+// and dynamic shapes alike, with ops whose result sizes follow run-time
+// sizes:
 //   - the input padded by concatenating filled pieces shaped like it;
 //   - every window gathered from the padded input by one `take` per spatial
 //     axis, of the positions `i*stride + a*dilation` as an [out, k] matrix

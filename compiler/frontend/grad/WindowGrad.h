@@ -1,8 +1,9 @@
 //===- WindowGrad.h - conv and pool gradients by windows --------*- C++ -*-===//
 //
 // The gradients of convolutions and pooling through their windows
-// (WindowGrad.cpp), where the rules of ConvGrad.cpp need static sizes or
-// non-negative padding. Every tensor here is channels first.
+// (WindowGrad.cpp): every filter and pooling adjoint, and the input
+// adjoints whose transposed convolution would need negative padding.
+// Every tensor here is channels first.
 //
 //===----------------------------------------------------------------------===//
 

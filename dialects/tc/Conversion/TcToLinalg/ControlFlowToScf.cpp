@@ -423,13 +423,40 @@ struct IfElseToIf : OpConversionPattern<IfElseOp> {
     Location loc = op.getLoc();
     Value condition = rewriter.create<tensor::ExtractOp>(
         loc, adaptor.getCondition(), ValueRange{});
+    // A branch that yields a value read elsewhere too (by the other branch
+    // included), a shared variable's or an input's yields a copy of it,
+    // made in the branch: One-Shot Bufferize (MLIR 19) otherwise cannot
+    // place the result when the function's outputs take those buffers
+    // (tcc-difftest seeds 6000577 and 26169: a value both yielded and an
+    // output, 'cannot avoid RaW conflict'; 6000998: a variable yielded into
+    // a borrowed output in a borrowed input's buffer, 'would write to
+    // read-only buffer'). The copy is of the one value taken. The uses
+    // are counted on the tc values: the converted ones do not have theirs
+    // yet.
+    // Only in a function's own body, where the outputs are: inside a loop
+    // a branch yields loop states (the backward scan of a while's grad),
+    // and there a copy is neither needed nor lowered on nvptx.
+    bool inFunction = isa<func::FuncOp>(op->getParentOp());
+    auto yield = [&](OpBuilder &b, Location loc, Value original,
+                     Value converted) {
+      if (!inFunction ||
+          (original.hasOneUse() && !isa<BlockArgument>(original) &&
+           !original.getDefiningOp<SharedReadOp>()))
+        return b.create<scf::YieldOp>(loc, converted);
+      // A linalg.copy, which the GPU pipeline makes a kernel of.
+      Value dest = createLoopDestination(
+          b, loc, tensor::getMixedSizes(b, loc, converted),
+          op.getType().getElementType());
+      return b.create<scf::YieldOp>(
+          loc, b.create<linalg::CopyOp>(loc, converted, dest).getResult(0));
+    };
     auto branch = rewriter.create<scf::IfOp>(
         loc, condition,
         [&](OpBuilder &b, Location loc) {
-          b.create<scf::YieldOp>(loc, adaptor.getOnTrue());
+          yield(b, loc, op.getOnTrue(), adaptor.getOnTrue());
         },
         [&](OpBuilder &b, Location loc) {
-          b.create<scf::YieldOp>(loc, adaptor.getOnFalse());
+          yield(b, loc, op.getOnFalse(), adaptor.getOnFalse());
         });
     Value result = branch.getResult(0);
     // The result gets a buffer of its own: eliminate-empty-tensors would
