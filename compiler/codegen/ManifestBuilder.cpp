@@ -335,6 +335,10 @@ FailureOr<tcc::Manifest> tcc::buildManifest(ModuleOp module) {
           s.path = str.str();
       }
     }
+    // Split across the ranks of a job (GraphBuilderSharded.cpp): the shape
+    // is one rank's block.
+    if (auto ranks = op->getAttrOfType<IntegerAttr>("tc.shard_ranks"))
+      s.params["shard_ranks"] = double(ranks.getInt());
     manifest.shared.push_back(s);
   }
   for (func::FuncOp func : module.getOps<func::FuncOp>()) {
