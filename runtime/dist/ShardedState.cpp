@@ -62,6 +62,36 @@ Status saveGathered(const SharedStore &store,
   return saveNpz(path, arrays);
 }
 
+Status loadScattered(SharedStore &store, const std::set<std::string> &sharded,
+                     int rank, int ranks, const std::string &path,
+                     bool allowMissing, bool allowDowncast) {
+  TCC_ASSIGN_OR_RETURN(NamedArrays loaded, loadNpz(path));
+  for (auto &[name, whole] : loaded) {
+    if (!sharded.count(name))
+      continue;
+    TCC_ASSIGN_OR_RETURN(SharedVariable * v, store.lookup(name));
+    Shape expected = v->shape();
+    expected[0] *= ranks;
+    if (whole.shape() != expected)
+      return Status::error(
+          ErrorCode::ShapeMismatch,
+          "'" + path + "': shared variable '" + name + "' is sharded over " +
+              std::to_string(ranks) + " ranks; the file holds " +
+              shapeToString(whole.shape()) + " but its whole value is " +
+              shapeToString(expected));
+    // Rows [rank * b, (rank + 1) * b) of a row-major array are contiguous.
+    TCC_ASSIGN_OR_RETURN(Array contiguous, whole.contiguous());
+    TCC_ASSIGN_OR_RETURN(Array block,
+                         Array::empty(contiguous.dtype(), v->shape()));
+    std::memcpy(block.data(),
+                static_cast<const char *>(contiguous.data()) +
+                    size_t(rank) * block.nbytes(),
+                block.nbytes());
+    whole = block;
+  }
+  return store.loadArrays(loaded, path, allowMissing, allowDowncast);
+}
+
 SharedMemory sharedMemory(const SharedStore &store,
                           const std::set<std::string> &sharded, int ranks) {
   SharedMemory m;

@@ -37,6 +37,14 @@ Status saveGathered(const SharedStore &store,
                     const std::set<std::string> &sharded, Communicator &comm,
                     const std::string &path);
 
+/// Loads the .npz `path` into `store` as SharedStore::loadNpz does (every
+/// member checked before any variable changes), the sharded variables'
+/// whole values (as saveGathered writes them) cut to rank `rank`'s block of
+/// rows out of `ranks`.
+Status loadScattered(SharedStore &store, const std::set<std::string> &sharded,
+                     int rank, int ranks, const std::string &path,
+                     bool allowMissing, bool allowDowncast);
+
 /// What the shared variables take on one rank: all of them, the sharded
 /// ones' blocks, and what the sharded ones would take whole.
 struct SharedMemory {

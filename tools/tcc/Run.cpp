@@ -361,11 +361,7 @@ int tcc::cli::runRun(int argc, char **argv) {
   Runtime runtime;
   if (Status s = runtime.load(program); !s.ok())
     return fail(s);
-  if (!opts.sharedIn.empty())
-    if (Status s =
-            runtime.shared().loadNpz(opts.sharedIn, true, opts.allowDowncast);
-        !s.ok())
-      return fail(s);
+
   // Data parallelism: every rank starts from rank 0's shared variables
   // (but for its blocks of the sharded ones), takes its share of each
   // batch, and only rank 0 writes files.
@@ -375,9 +371,22 @@ int tcc::cli::runRun(int argc, char **argv) {
                               "shared variable '" + *sharded.begin() +
                                   "' is sharded across the ranks of a job; "
                                   "run the program with --data-parallel"));
-  if (ranks) {
+  if (ranks)
     if (Status s = dist::checkShardRanks(program->manifest, *ranks); !s.ok())
       return fail(s);
+  // A sharded variable's file holds its whole value: each rank takes its
+  // block of rows.
+  if (!opts.sharedIn.empty())
+    if (Status s =
+            sharded.empty()
+                ? runtime.shared().loadNpz(opts.sharedIn, true,
+                                           opts.allowDowncast)
+                : dist::loadScattered(runtime.shared(), sharded, ranks->rank(),
+                                      ranks->size(), opts.sharedIn, true,
+                                      opts.allowDowncast);
+        !s.ok())
+      return fail(s);
+  if (ranks) {
     if (Status s =
             dist::broadcastSharedVariables(runtime.shared(), *ranks, sharded);
         !s.ok())
