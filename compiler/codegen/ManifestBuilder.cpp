@@ -327,6 +327,10 @@ FailureOr<std::vector<tcc::SharedSpec>> tcc::sharedSpecs(ModuleOp module) {
           s.path = str.str();
       }
     }
+    // Split across the ranks of a job (GraphBuilderSharded.cpp): the shape
+    // is one rank's block.
+    if (auto ranks = op->getAttrOfType<IntegerAttr>("tc.shard_ranks"))
+      s.params["shard_ranks"] = double(ranks.getInt());
     specs.push_back(s);
   }
   return specs;

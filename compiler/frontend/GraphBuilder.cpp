@@ -8,50 +8,11 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tcc;
 using tc::Dim;
 using tc::Shape;
-
-std::string tcc::elementTypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  if (type.isInteger(1))
-    return "bool";
-  if (type.isInteger(32))
-    return "i32";
-  if (type.isInteger(64))
-    return "i64";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << type;
-  return text;
-}
-
-Type tcc::parseElementType(MLIRContext *context, StringRef name) {
-  Builder b(context);
-  return llvm::StringSwitch<Type>(name)
-      .Case("f16", b.getF16Type())
-      .Case("bf16", b.getBF16Type())
-      .Case("f32", b.getF32Type())
-      .Case("f64", b.getF64Type())
-      .Cases("bool", "i1", b.getI1Type())
-      .Case("i32", b.getI32Type())
-      .Case("i64", b.getI64Type())
-      .Default(Type());
-}
-
-std::string tcc::describeTensor(Type elementType, const Shape &shape) {
-  return elementTypeName(elementType) + tc::formatShape(shape);
-}
 
 static bool isFloat(Type t) { return isa<FloatType>(t); }
 static bool isBool(Type t) { return t.isInteger(1); }
@@ -340,6 +301,10 @@ GraphBuilder::endFunction(Location loc, ArrayRef<TensorRef> outputs,
     currentInputs.clear();
     sharedReads.clear();
   });
+  SmallVector<std::pair<std::string, TensorRef>> sharded(updates);
+  if (failed(shardUpdates(loc, sharded, updateLocs)))
+    return failure();
+  updates = sharded;
   if (outputs.size() != currentOutputs.size())
     return error(loc) << "function '" << currentFunction.getSymName()
                       << "' declares " << currentOutputs.size()
@@ -441,6 +406,8 @@ TensorRef GraphBuilder::readShared(Location loc, StringRef name) {
       builder.setInsertionPointToStart(&currentFunction.getBody().front());
     read = builder.create<tc::SharedReadOp>(loc, type, name);
   }
+  if (shardedRows.count(name))
+    return gatherShard(loc, read);
   return TensorRef{read, tc::shapeOf(type)};
 }
 

@@ -84,6 +84,10 @@ struct GraphBuilderOptions {
   /// (an all_reduce mean), so every update that reads it applies the same
   /// step on every rank.
   bool dataParallel = false;
+  /// The number of ranks of the job the program is compiled for (0: not
+  /// known). Under dataParallel, the shared variables marked `sharded` are
+  /// split over this many ranks (ZeRO stage 1, GraphBuilderSharded.cpp).
+  int64_t ranks = 0;
 };
 
 /// Builds one tc module. Every method that can fail reports at its Location
@@ -101,6 +105,12 @@ public:
                                     llvm::ArrayRef<int64_t> shape,
                                     tc::InitKind init,
                                     mlir::DictionaryAttr params = {});
+  /// Marks shared variable `name` (just declared) as sharded optimizer
+  /// state: under dataParallel each of the options.ranks ranks holds one
+  /// block of its rows, reads see the whole value (an all_gather), and the
+  /// updates that read it are computed on blocks (GraphBuilderSharded.cpp).
+  /// Without dataParallel the variable is whole, as if unmarked.
+  mlir::LogicalResult shardShared(mlir::Location loc, llvm::StringRef name);
   bool hasShared(llvm::StringRef name) const {
     return sharedVars.count(name) != 0;
   }
@@ -403,6 +413,26 @@ private:
   /// An error unless the static part of `shape` fits in int64 bytes.
   mlir::LogicalResult checkSize(mlir::Location loc, mlir::Type elementType,
                                 const tc::Shape &shape);
+  // Sharded shared variables (GraphBuilderSharded.cpp).
+  /// readShared of a sharded variable: the all_gather of the rank's block
+  /// `read`, made once per function beside the read.
+  TensorRef gatherShard(mlir::Location loc, mlir::Value read);
+  /// endFunction's first step: the update of a sharded variable keeps the
+  /// rank's block of its value; the update of a replicated variable that
+  /// reads sharded values is computed on blocks and gathered.
+  mlir::LogicalResult shardUpdates(
+      mlir::Location loc,
+      llvm::SmallVectorImpl<std::pair<std::string, TensorRef>> &updates,
+      llvm::ArrayRef<mlir::Location> updateLocs);
+  /// The rank's block of rows of `value` (static, rows a multiple of the
+  /// ranks), pushed through elementwise ops to the collectives.
+  TensorRef rowBlock(mlir::Location loc, TensorRef value);
+  /// Whether `value` may be computed on blocks and gathered (see
+  /// shardUpdates).
+  bool gatherable(mlir::Value value);
+  /// The rows of `value`'s block when it is taken by slicing.
+  TensorRef sliceRowBlock(mlir::Location loc, TensorRef value);
+
   /// The op's result, or null when its shape is too large (reported).
   TensorRef make(mlir::Operation *op, tc::Shape shape);
   mlir::RankedTensorType tensorType(const tc::Shape &shape,
@@ -449,6 +479,12 @@ private:
   /// The current function's inputs: where its dimension symbols are read.
   llvm::SmallVector<TensorRef> currentInputs;
   llvm::StringMap<mlir::Value> sharedReads;
+  /// Sharded variables (split over options.ranks): their whole rows, and
+  /// their gathered reads in the current function.
+  llvm::StringMap<int64_t> shardedRows;
+  llvm::DenseMap<mlir::Value, mlir::Value> shardGathers;
+  /// The blocks made by the current endFunction's shardUpdates.
+  llvm::DenseMap<mlir::Value, TensorRef> rowBlocks;
   /// The symbols the current function's inputs bind as whole dimensions.
   llvm::StringSet<> inputSymbols;
   /// The symbolic shape of every value made by this builder (for grad).

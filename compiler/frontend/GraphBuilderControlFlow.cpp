@@ -109,6 +109,12 @@ LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
   if (llvm::is_contained(open.updated, name))
     return error(loc) << "shared variable '" << name
                       << "' is updated more than once in the scan's body";
+  // Its blocks are not what the body reads (the gathered whole value).
+  if (shardedRows.count(name))
+    return error(loc) << "shared variable '" << name
+                      << "' is sharded across the ranks and cannot be updated "
+                         "in a scan's body; carry it as a state and update it "
+                         "with the scan's result";
   RankedTensorType type = sharedType(name);
   if (next.type() != type)
     return error(loc) << "update of '" << name << "' has type "

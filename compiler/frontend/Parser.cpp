@@ -23,12 +23,12 @@ Parser::Parser(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                const GraphFileOptions &options)
     : sourceMgr(sourceMgr), context(context), options(options),
       lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()),
-      builder(
-          context,
-          locOf(llvm::SMLoc::getFromPointer(
-              sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                  ->getBufferStart())),
-          GraphBuilderOptions{options.warningsAsErrors, options.dataParallel}) {
+      builder(context,
+              locOf(llvm::SMLoc::getFromPointer(
+                  sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                      ->getBufferStart())),
+              GraphBuilderOptions{options.warningsAsErrors,
+                                  options.dataParallel, options.ranks}) {
   tok = lexer.next();
 }
 
@@ -304,8 +304,15 @@ LogicalResult Parser::parseShared() {
   DictionaryAttr dict = *params;
   if (dict && dict.empty())
     dict = DictionaryAttr();
-  return builder.declareShared(loc, *name, elementType, tc::sizesOf(shape),
-                               *kind, dict);
+  if (failed(builder.declareShared(loc, *name, elementType, tc::sizesOf(shape),
+                                   *kind, dict)))
+    return failure();
+  // `sharded`: optimizer state split across the ranks (ZeRO stage 1).
+  if (!tok.isKeyword("sharded"))
+    return success();
+  Location shardedLoc = here();
+  consume();
+  return builder.shardShared(shardedLoc, *name);
 }
 
 FailureOr<TensorSpec> Parser::parseSpec(bool isOutput) {

@@ -26,6 +26,9 @@ struct GraphFileOptions {
   /// `grad` averages the gradients of shared variables across the ranks
   /// (GraphBuilderOptions::dataParallel; `--data-parallel`).
   bool dataParallel = false;
+  /// The job's number of ranks, for the `sharded` shared variables
+  /// (GraphBuilderOptions::ranks; `--ranks`, or the job's in `tcc run`).
+  int64_t ranks = 0;
 };
 
 /// Parses the main buffer of `sourceMgr` as a graph file and builds its tc

@@ -142,12 +142,16 @@ static std::string stagePipeline(tcc::Stage s,
            // manifest is read off this stage.
            "tc-check-exit" +
            std::string(options.target == tcc::CompileTarget::Nvptx
-                           ? "{gpu=true},tc-collectives-on-device"
-                           // Gradients averaged across ranks are reduced
-                           // in buckets that overlap the backward pass.
-                           : ",tc-bucket-gradients{bucket-bytes=" +
-                                 std::to_string(options.gradientBucketBytes) +
-                                 "}");
+                           ? "{gpu=true}"
+                           : "") +
+           // Gradients averaged across ranks are reduced in buckets that
+           // overlap the backward pass; a GPU program's collectives (its
+           // buckets too) move device buffers with NCCL.
+           ",tc-bucket-gradients{bucket-bytes=" +
+           std::to_string(options.gradientBucketBytes) + "}" +
+           std::string(options.target == tcc::CompileTarget::Nvptx
+                           ? ",tc-collectives-on-device"
+                           : "");
   case tcc::Stage::Loops:
     // cse merges the equal row-panel views that a panel's zero fill and
     // product write, so that the product overwrites (BLAS's beta = 0)

@@ -173,6 +173,12 @@ Status SharedStore::saveNpz(const std::string &path) const {
 Status SharedStore::loadNpz(const std::string &path, bool allowMissing,
                             bool allowDowncast) {
   TCC_ASSIGN_OR_RETURN(NamedArrays loaded, ::tcc::loadNpz(path));
+  return loadArrays(loaded, path, allowMissing, allowDowncast);
+}
+
+Status SharedStore::loadArrays(const NamedArrays &loaded,
+                               const std::string &path, bool allowMissing,
+                               bool allowDowncast) {
   std::vector<SharedVariable *> targets;
   for (const auto &[name, array] : loaded) {
     auto var = lookup(name);

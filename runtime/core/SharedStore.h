@@ -3,6 +3,7 @@
 #define TCC_RUNTIME_CORE_SHAREDSTORE_H
 
 #include "runtime/core/Counters.h"
+#include "runtime/core/Npy.h"
 #include "runtime/core/SharedVariable.h"
 #include "runtime/core/Value.h"
 
@@ -75,6 +76,10 @@ public:
   /// changes.
   Status loadNpz(const std::string &path, bool allowMissing = false,
                  bool allowDowncast = false);
+  /// loadNpz of arrays already read from `path` (which names them in
+  /// messages).
+  Status loadArrays(const NamedArrays &loaded, const std::string &path,
+                    bool allowMissing = false, bool allowDowncast = false);
 
   /// The counters of this managed space.
   MemoryCounters &counters() const { return *counters_; }

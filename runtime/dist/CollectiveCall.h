@@ -98,6 +98,9 @@ public:
     int32_t ordinal = -1; ///< the start's collective, for errors
     char *data = nullptr;
     size_t bytes = 0;
+    /// Device memory (a GPU program's bucket), moved by the device
+    /// communicator (NCCL).
+    bool device = false;
   };
   /// The slot of bucket `id` of this call.
   StartedBucket &bucket(int32_t id);

@@ -202,25 +202,30 @@ void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
 /// call, contiguous (the compiler placed the gradients in it), reduced with
 /// `reduction` by the time tcc_dist_bucket_wait(bucket) returns. Every rank
 /// starts the same buckets, of the same static sizes, in the same order.
+/// `device`: a GPU program's bucket, in device memory, moved by the device
+/// communicator (NCCL) after the ranks meet on the host one.
 void bucketStart(DType dtype, int64_t rank, void *desc, int32_t reduction,
-                 int32_t id, int32_t ordinal) {
+                 int32_t id, int32_t ordinal, bool device) {
   size_t item = dtypeSize(dtype);
   View buffer(rank, desc, item);
   size_t count = size_t(buffer.count());
   dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
   if (!scope) { // compiled code called outside Function::call
     std::fprintf(stderr, "tcc: a bucket all_reduce ran outside a call\n");
-    std::memset(buffer.data, 0, count * item);
+    if (!device)
+      std::memset(buffer.data, 0, count * item);
     return;
   }
   ExposedTime exposed;
   collectiveCount.fetch_add(1, std::memory_order_relaxed);
   collectiveBytes.fetch_add(count * item, std::memory_order_relaxed);
   dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
-  b = {-1, ordinal, buffer.data, count * item};
+  b = {-1, ordinal, buffer.data, count * item, device};
   if (scope->failed())
     return; // the others failed at the same collective: skipped, zeroed
   Result<Communicator *> comm = scope->communicator();
+  if (comm.ok() && device)
+    comm = deviceCollectiveCommunicator();
   Result<int64_t> request =
       comm.ok() ? comm.value()->startAllReduce(buffer.data, count, dtype,
                                                static_cast<ReduceOp>(reduction))
@@ -239,7 +244,9 @@ void bucketWait(int32_t id) {
   dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
   Status status;
   if (b.request >= 0) {
-    status = scope->communicator().value()->wait(b.request);
+    status = (b.device ? deviceCollectiveCommunicator() : scope->communicator())
+                 .value()
+                 ->wait(b.request);
     b.request = -1;
   } else if (!scope->failed()) {
     status = Status::error(ErrorCode::Internal,
@@ -247,7 +254,8 @@ void bucketWait(int32_t id) {
   }
   if (!status.ok())
     scope->recordError(b.ordinal, status);
-  if (scope->failed() && b.data)
+  // Device memory is not the host's to clear; the call fails anyway.
+  if (scope->failed() && b.data && !b.device)
     std::memset(b.data, 0, b.bytes);
 }
 
@@ -261,22 +269,30 @@ dist::CommunicationCounters dist::communicationCounters() {
 
 } // namespace tcc
 
-#define TCC_DIST_BUCKET_START(suffix, dtype)                                   \
-  extern "C" __attribute__((visibility(                                        \
-      "default"))) void tcc_dist_bucket_start_##suffix(int64_t rank,           \
-                                                       void *bucket,           \
-                                                       int32_t reduction,      \
-                                                       int32_t id,             \
-                                                       int32_t ordinal) {      \
-    tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal);             \
+#define TCC_DIST_BUCKET_START(prefix, suffix, dtype, device)                   \
+  extern "C" __attribute__((visibility("default"))) void prefix##suffix(       \
+      int64_t rank, void *bucket, int32_t reduction, int32_t id,               \
+      int32_t ordinal) {                                                       \
+    tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, device);     \
   }
-TCC_DIST_BUCKET_START(f32, tcc::DType::F32)
-TCC_DIST_BUCKET_START(f64, tcc::DType::F64)
-TCC_DIST_BUCKET_START(i32, tcc::DType::I32)
-TCC_DIST_BUCKET_START(i64, tcc::DType::I64)
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, f32, tcc::DType::F32, false)
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, f64, tcc::DType::F64, false)
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, i32, tcc::DType::I32, false)
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, i64, tcc::DType::I64, false)
+// A GPU program's buckets (--target=nvptx): in device memory, with NCCL.
+TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, f32, tcc::DType::F32, true)
+TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, f64, tcc::DType::F64, true)
+TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, i32, tcc::DType::I32, true)
+TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, i64, tcc::DType::I64, true)
 
 extern "C" __attribute__((visibility("default"))) void
 tcc_dist_bucket_wait(int32_t id) {
+  tcc::bucketWait(id);
+}
+// The device bucket's wait: the same slot says which communicator started
+// it.
+extern "C" __attribute__((visibility("default"))) void
+tcc_dist_device_bucket_wait(int32_t id) {
   tcc::bucketWait(id);
 }
 

@@ -76,7 +76,8 @@ Status sameEverywhere(Communicator &comm, const std::vector<uint64_t> &local,
 
 } // namespace
 
-Status broadcastSharedVariables(SharedStore &store, Communicator &comm) {
+Status broadcastSharedVariables(SharedStore &store, Communicator &comm,
+                                const std::set<std::string> &sharded) {
   std::vector<SharedVariable *> vars = byName(store);
   std::vector<uint64_t> declarations = {vars.size()};
   for (const SharedVariable *v : vars)
@@ -93,6 +94,8 @@ Status broadcastSharedVariables(SharedStore &store, Communicator &comm) {
                  : " (first: '" + vars[first - 1]->name() + "')") +
             "; every rank must run the same program");
   for (SharedVariable *v : vars) {
+    if (sharded.count(v->name()))
+      continue;
     TCC_ASSIGN_OR_RETURN(Array value, v->getArray());
     std::vector<int64_t> words((v->nbytes() + 7) / 8);
     if (!words.empty())
@@ -120,8 +123,14 @@ uint64_t hashSharedVariables(const SharedStore &store) {
 }
 
 Status checkReplicasIdentical(const SharedStore &store, Communicator &comm,
-                              const std::string &when) {
+                              const std::string &when,
+                              const std::set<std::string> &sharded) {
   std::vector<SharedVariable *> vars = byName(store);
+  vars.erase(std::remove_if(vars.begin(), vars.end(),
+                            [&](const SharedVariable *v) {
+                              return sharded.count(v->name()) != 0;
+                            }),
+             vars.end());
   std::vector<uint64_t> hashes = {vars.size()};
   for (const SharedVariable *v : vars) {
     TCC_ASSIGN_OR_RETURN(Array value, v->getArray(/*borrow=*/true));

@@ -18,23 +18,29 @@
 #include "runtime/dist/Communicator.h"
 
 #include <cstdint>
+#include <set>
+#include <string>
 
 namespace tcc::dist {
 
 /// Every shared variable of `store` takes rank 0's value (any dtype, byte
 /// for byte). Collective; every rank must hold the same variables (names,
 /// dtypes, shapes), which is checked first: a rank that differs fails them
-/// all alike.
-Status broadcastSharedVariables(SharedStore &store, Communicator &comm);
+/// all alike. The `sharded` variables (ShardedState.h) keep their own
+/// blocks.
+Status broadcastSharedVariables(SharedStore &store, Communicator &comm,
+                                const std::set<std::string> &sharded = {});
 
 /// An FNV-1a hash of the bytes of the shared variables, in name order.
 uint64_t hashSharedVariables(const SharedStore &store);
 
 /// Fails (on every rank alike) unless every rank's shared variables are
 /// bitwise identical; `when` ("after step 3"; may be empty) starts the
-/// message, which names the first variable that differs.
+/// message, which names the first variable that differs. The `sharded`
+/// variables, whose blocks differ by design, are not compared.
 Status checkReplicasIdentical(const SharedStore &store, Communicator &comm,
-                              const std::string &when);
+                              const std::string &when,
+                              const std::set<std::string> &sharded = {});
 
 } // namespace tcc::dist
 

@@ -15,12 +15,15 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <atomic>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -105,7 +108,10 @@ Status wait(MPI_Request &request, const char *what) {
   }
 }
 
+void stopProgressThread();
+
 void finalizeAtExit() {
+  stopProgressThread();
   if (!broken.ok())
     return; // a pending collective would make MPI_Finalize wait for ever
   int finalized = 0;
@@ -113,6 +119,11 @@ void finalizeAtExit() {
   if (!finalized)
     MPI_Finalize();
 }
+
+/// Whether this library started MPI, with calls allowed from any one thread
+/// at a time (so a progress thread may make them, and finalizeAtExit stops
+/// it before MPI_Finalize).
+bool ownsMpi = false;
 
 Status startWorld() {
   int initialized = 0;
@@ -125,6 +136,7 @@ Status startWorld() {
         MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided),
         "MPI_Init_thread");
     std::atexit(finalizeAtExit);
+    ownsMpi = provided >= MPI_THREAD_SERIALIZED;
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   TCC_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &worldRank), "MPI_Comm_rank");
@@ -229,12 +241,76 @@ void progressPending() {
   }
 }
 
+/// Serializes this library's MPI calls: the host's (every entry point
+/// holds it) and the progress thread's.
+std::mutex mpiMutex;
+
+/// The progress thread ($TCC_MPI_PROGRESS_THREAD=1). Open MPI moves a
+/// non-blocking collective on only inside MPI calls (libnbc has no thread of
+/// its own), so a bucket started during the backward pass advances one
+/// round and then waits for the next MPI call. While a started all_reduce
+/// is pending, this thread tests it every kProgressMicros; otherwise it
+/// sleeps on `progressWake`.
+struct ProgressThread {
+  std::thread thread;
+  std::condition_variable wake;
+  bool stop = false;
+};
+ProgressThread *progress = nullptr;
+constexpr int kProgressMicros = 50;
+
+bool anyPending() {
+  for (const Pending &p : pending)
+    if (p.used && p.request != MPI_REQUEST_NULL)
+      return true;
+  return false;
+}
+
+void progressLoop() {
+  std::unique_lock<std::mutex> lock(mpiMutex);
+  while (true) {
+    progress->wake.wait(lock, [] { return progress->stop || anyPending(); });
+    if (progress->stop)
+      return;
+    progressPending();
+    lock.unlock();
+    std::this_thread::sleep_for(std::chrono::microseconds(kProgressMicros));
+    lock.lock();
+  }
+}
+
+bool progressThreadWanted() {
+  const char *text = std::getenv("TCC_MPI_PROGRESS_THREAD");
+  return text && std::strcmp(text, "1") == 0;
+}
+
+/// Starts the progress thread when it is wanted and allowed (called with
+/// mpiMutex held).
+void startProgressThread() {
+  if (progress || !ownsMpi || !progressThreadWanted())
+    return;
+  progress = new ProgressThread;
+  progress->thread = std::thread(progressLoop);
+}
+
+void stopProgressThread() {
+  if (!progress)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(mpiMutex);
+    progress->stop = true;
+  }
+  progress->wake.notify_one();
+  progress->thread.join();
+}
+
 } // namespace
 
 extern "C" {
 
 __attribute__((visibility("default"))) void tcc_mpi_world(int *rank, int *size,
                                                           Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   static const Status started = startWorld();
   worldStatus = started;
   *rank = worldRank;
@@ -245,6 +321,7 @@ __attribute__((visibility("default"))) void tcc_mpi_world(int *rank, int *size,
 __attribute__((visibility("default"))) void
 tcc_mpi_all_reduce(const void *send, void *recv, size_t count, int dtype,
                    int op, Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   *out = [&]() -> Status {
     MPI_Datatype type;
     MPI_Op mpi;
@@ -271,6 +348,7 @@ tcc_mpi_all_reduce(const void *send, void *recv, size_t count, int dtype,
 __attribute__((visibility("default"))) void
 tcc_mpi_all_gather(const void *send, void *recv, size_t count, int dtype,
                    Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   *out = [&]() -> Status {
     MPI_Datatype type;
     TCC_RETURN_IF_ERROR(mpiType(dtype, type));
@@ -288,6 +366,7 @@ tcc_mpi_all_gather(const void *send, void *recv, size_t count, int dtype,
 __attribute__((visibility("default"))) void
 tcc_mpi_reduce_scatter(const void *send, void *recv, size_t count, int dtype,
                        int op, Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   *out = [&]() -> Status {
     MPI_Datatype type;
     MPI_Op mpi;
@@ -308,6 +387,7 @@ tcc_mpi_reduce_scatter(const void *send, void *recv, size_t count, int dtype,
 __attribute__((visibility("default"))) void
 tcc_mpi_broadcast(void *buffer, size_t count, int dtype, int root,
                   Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   *out = [&]() -> Status {
     MPI_Datatype type;
     TCC_RETURN_IF_ERROR(mpiType(dtype, type));
@@ -328,6 +408,7 @@ tcc_mpi_broadcast(void *buffer, size_t count, int dtype, int root,
 __attribute__((visibility("default"))) void
 tcc_mpi_start_all_reduce(void *buffer, size_t count, int dtype, int op,
                          int64_t *request, Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   *out = [&]() -> Status {
     MPI_Datatype type;
     MPI_Op mpi;
@@ -350,12 +431,16 @@ tcc_mpi_start_all_reduce(void *buffer, size_t count, int dtype, int op,
     p.used = true;
     *request = int64_t(slot);
     progressPending();
+    startProgressThread();
+    if (progress)
+      progress->wake.notify_one();
     return Status::success();
   }();
 }
 
 __attribute__((visibility("default"))) void tcc_mpi_wait(int64_t request,
                                                          Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   *out = [&]() -> Status {
     if (request < 0 || size_t(request) >= pending.size() ||
         !pending[size_t(request)].used)
@@ -370,6 +455,7 @@ __attribute__((visibility("default"))) void tcc_mpi_wait(int64_t request,
 }
 
 __attribute__((visibility("default"))) void tcc_mpi_barrier(Status *out) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
   *out = [&]() -> Status {
     TCC_RETURN_IF_ERROR(broken);
     MPI_Request request;

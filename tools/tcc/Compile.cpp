@@ -115,6 +115,11 @@ struct CompileOptions {
       cl::desc("Average every gradient of a shared variable across the ranks "
                "of an MPI job (docs/distributed.md)"),
       cl::cat(category)};
+  cl::opt<int> ranks{
+      "ranks",
+      cl::desc("With --data-parallel, the number of ranks of the job, over "
+               "which the 'sharded' shared variables are split"),
+      cl::value_desc("N"), cl::init(0), cl::cat(category)};
   cl::opt<long long> bucketBytes{
       "bucket-bytes",
       cl::desc("With --data-parallel, the largest bucket of gradients that "
@@ -138,6 +143,7 @@ LogicalResult compileBuffer(const CompileOptions &opts,
   tcc::CompilerOptions compilerOptions;
   compilerOptions.graph.warningsAsErrors = opts.warningsAsErrors;
   compilerOptions.graph.dataParallel = opts.dataParallel;
+  compilerOptions.graph.ranks = opts.ranks;
   compilerOptions.diagnostics = opts.verifyDiagnostics
                                     ? tcc::DiagnosticMode::Verify
                                     : tcc::DiagnosticMode::Print;

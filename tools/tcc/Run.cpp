@@ -16,6 +16,7 @@
 #include "runtime/cuda/CudaDevice.h"
 #include "runtime/dist/CollectiveCall.h"
 #include "runtime/dist/DataParallel.h"
+#include "runtime/dist/ShardedState.h"
 #include "runtime/exec/Runtime.h"
 #include "runtime/loader/SharedObject.h"
 #include "runtime/train/TrainingLoop.h"
@@ -28,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 
 using namespace mlir;
 using namespace tcc::cli;
@@ -320,6 +322,16 @@ int tcc::cli::runRun(int argc, char **argv) {
     inputs[spec.substr(0, eq)] = value.value();
   }
 
+  // Data parallelism: this process is one rank of the job; the program is
+  // compiled for the job's size (the `sharded` variables are split so).
+  Communicator *ranks = nullptr;
+  if (opts.dataParallel) {
+    Result<Communicator *> world = collectiveCommunicator();
+    if (!world.ok())
+      return fail(world.status());
+    ranks = world.value();
+  }
+
   // Compile, or load an artifact compiled ahead of time.
   auto compileStart = std::chrono::steady_clock::now();
   std::shared_ptr<Program> program;
@@ -333,6 +345,7 @@ int tcc::cli::runRun(int argc, char **argv) {
     CompilerOptions options;
     options.graph.warningsAsErrors = opts.warningsAsErrors;
     options.graph.dataParallel = opts.dataParallel;
+    options.graph.ranks = ranks ? ranks->size() : 0;
     options.cache = *cacheSettings;
     options.pipeline = pipeline;
     if (int rc = compileFile(opts.inputFile, opts.function, std::move(options),
@@ -348,20 +361,34 @@ int tcc::cli::runRun(int argc, char **argv) {
   Runtime runtime;
   if (Status s = runtime.load(program); !s.ok())
     return fail(s);
+
+  // Data parallelism: every rank starts from rank 0's shared variables
+  // (but for its blocks of the sharded ones), takes its share of each
+  // batch, and only rank 0 writes files.
+  std::set<std::string> sharded = dist::shardedVariables(program->manifest);
+  if (!sharded.empty() && !ranks)
+    return fail(Status::error(ErrorCode::InvalidArgument,
+                              "shared variable '" + *sharded.begin() +
+                                  "' is sharded across the ranks of a job; "
+                                  "run the program with --data-parallel"));
+  if (ranks)
+    if (Status s = dist::checkShardRanks(program->manifest, *ranks); !s.ok())
+      return fail(s);
+  // A sharded variable's file holds its whole value: each rank takes its
+  // block of rows.
   if (!opts.sharedIn.empty())
     if (Status s =
-            runtime.shared().loadNpz(opts.sharedIn, true, opts.allowDowncast);
+            sharded.empty()
+                ? runtime.shared().loadNpz(opts.sharedIn, true,
+                                           opts.allowDowncast)
+                : dist::loadScattered(runtime.shared(), sharded, ranks->rank(),
+                                      ranks->size(), opts.sharedIn, true,
+                                      opts.allowDowncast);
         !s.ok())
       return fail(s);
-  // Data parallelism: every rank starts from rank 0's shared variables,
-  // takes its share of each batch, and only rank 0 writes files.
-  Communicator *ranks = nullptr;
-  if (opts.dataParallel) {
-    Result<Communicator *> world = collectiveCommunicator();
-    if (!world.ok())
-      return fail(world.status());
-    ranks = world.value();
-    if (Status s = dist::broadcastSharedVariables(runtime.shared(), *ranks);
+  if (ranks) {
+    if (Status s =
+            dist::broadcastSharedVariables(runtime.shared(), *ranks, sharded);
         !s.ok())
       return fail(s);
     batchOptions.shardIndex = ranks->rank();
@@ -389,7 +416,9 @@ int tcc::cli::runRun(int argc, char **argv) {
   if (writes) {
     loopOptions.histories = opts.history;
     loopOptions.historyDir = opts.outputDir;
-    loopOptions.saveShared = opts.saveShared;
+    // Sharded variables are gathered from every rank after the loop.
+    if (sharded.empty())
+      loopOptions.saveShared = opts.saveShared;
   }
   Result<train::TrainingLoop> loop = train::TrainingLoop::open(
       runtime, opts.function, inputs, std::move(feed), loopOptions);
@@ -405,11 +434,21 @@ int tcc::cli::runRun(int argc, char **argv) {
     onStep = [&](const train::StepResult &step) {
       // The loop's error names the step.
       (void)step;
-      return dist::checkReplicasIdentical(runtime.shared(), *ranks, "");
+      return dist::checkReplicasIdentical(runtime.shared(), *ranks, "",
+                                          sharded);
     };
   Result<train::LoopResult> ran = loop.value().run(onStep);
   if (!ran.ok())
     return fail(ran.status());
+  if (!sharded.empty() && !opts.saveShared.empty()) {
+    if (Status s = dist::saveGathered(runtime.shared(), sharded, *ranks,
+                                      opts.saveShared);
+        !s.ok())
+      return fail(s);
+    ran.value().written.push_back("shared variables (the sharded ones "
+                                  "gathered from every rank) -> " +
+                                  opts.saveShared);
+  }
   unsigned calls = unsigned(ran.value().steps);
   std::vector<Array> &outputs = ran.value().outputs;
   std::vector<double> callTimes = ran.value().callMs;
@@ -464,6 +503,15 @@ int tcc::cli::runRun(int argc, char **argv) {
                    << llvm::format("%.3f",
                                    double(c.exposedNanoseconds) / 1e6 / calls)
                    << " ms per step exposed (waiting in them)\n";
+    }
+    // ZeRO stage 1: what the shared variables take on each rank.
+    if (!sharded.empty()) {
+      dist::SharedMemory m =
+          dist::sharedMemory(runtime.shared(), sharded, ranks->size());
+      llvm::outs() << "shared variables per rank: " << m.heldBytes
+                   << " bytes; the " << sharded.size() << " sharded ones hold "
+                   << m.shardedBlockBytes << " bytes of their "
+                   << m.shardedWholeBytes << " (1/" << ranks->size() << ")\n";
     }
     // The device's caching allocator also serves the compiled code's
     // temporaries, which the counters above do not see.

@@ -142,6 +142,10 @@ def CollectivesOnDevice : Pass<"tc-collectives-on-device", "::mlir::ModuleOp"> {
     of the GPU program. gpu-async-region synchronizes the stream before the
     call (a call has side effects), so the kernels that wrote the operand
     are done; NCCL's collective is waited for before the call returns.
+    A bucket of gradients (tc-bucket-gradients, which runs first) is a
+    device allocation: its `tcc_dist_bucket_start_<dtype>` and
+    `tcc_dist_bucket_wait` become `tcc_dist_device_bucket_start_<dtype>`
+    and `tcc_dist_device_bucket_wait`, one NCCL all_reduce per bucket.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
