@@ -10,14 +10,8 @@
 using namespace tcc::tc;
 using namespace tcc::tc::shape;
 
-std::string DimExpr::text() const {
-  std::string t;
-  if (factors.empty() || coef != 1)
-    t = std::to_string(coef);
-  for (const std::string &f : factors)
-    t += (t.empty() ? "" : "*") + f;
-  return t;
-}
+// The runtime reads sizes as the dialect writes them.
+std::string DimExpr::text() const { return DimProduct{coef, factors}.str(); }
 
 DimExpr shape::mul(const DimExpr &a, const DimExpr &b) {
   DimExpr r;
