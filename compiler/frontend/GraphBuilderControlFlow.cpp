@@ -97,9 +97,10 @@ GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
 
 LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
                                          TensorRef next) {
-  if (openScans.empty() || openScans.back().cond)
+  if (openScans.empty() ||
+      (openScans.back().cond && !openScans.back().condition))
     return error(loc) << "shared variable '" << name
-                      << "' can be updated inside a scan's body only";
+                      << "' can be updated inside a loop's body only";
   OpenScan &open = openScans.back();
   if (!next)
     return failure();
@@ -108,7 +109,8 @@ LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
                       << "' is not a shared variable and cannot be updated";
   if (llvm::is_contained(open.updated, name))
     return error(loc) << "shared variable '" << name
-                      << "' is updated more than once in the scan's body";
+                      << "' is updated more than once in the "
+                      << (open.cond ? "while loop's" : "scan's") << " body";
   RankedTensorType type = sharedType(name);
   if (next.type() != type)
     return error(loc) << "update of '" << name << "' has type "
@@ -117,12 +119,45 @@ LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
                       << describeTensor(type.getElementType(),
                                         tc::shapeOf(type));
   // The variable's value at the call's start (the function's one read)
-  // starts the state; endScan makes the body read the state instead.
+  // starts the state; endScan or endWhile makes the loop read the state
+  // instead. A while's condition sees the states too.
   unsigned position = open.inits.size() + open.updated.size();
   Value arg = open.body->insertArgument(position, type, loc);
   valueShapes[arg] = tc::shapeOf(type);
+  if (open.cond)
+    valueShapes[open.cond->insertArgument(position, type, loc)] =
+        tc::shapeOf(type);
   open.updated.push_back(name.str());
   open.updatedNext.push_back(next);
+  return success();
+}
+
+LogicalResult
+GraphBuilder::carryUpdatedVariables(Location loc, OpenScan &open,
+                                    SmallVectorImpl<TensorRef> &next) {
+  size_t numUserStates = open.inits.size();
+  auto usedIn = [](Block *block) {
+    return [block](OpOperand &use) {
+      return block->findAncestorOpInBlock(*use.getOwner()) != nullptr;
+    };
+  };
+  for (auto [k, pair] :
+       llvm::enumerate(llvm::zip(open.updated, open.updatedNext))) {
+    auto [name, value] = pair;
+    TensorRef read = readShared(loc, name);
+    if (!read)
+      return failure();
+    Value arg = open.body->getArgument(numUserStates + k);
+    read.value.replaceUsesWithIf(arg, usedIn(open.body));
+    if (open.cond)
+      read.value.replaceUsesWithIf(open.cond->getArgument(numUserStates + k),
+                                   usedIn(open.cond));
+    TensorRef step = value;
+    if (step.value == read.value)
+      step.value = arg;
+    open.inits.push_back(read);
+    next.push_back(step);
+  }
   return success();
 }
 
@@ -171,25 +206,10 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
     return {};
   }
   // The shared variables advanced in the body are carried states after
-  // the user's (their arguments were inserted there).
-  // Inside the body (nested loops too), each reads the state, which
-  // starts from the variable's value at the call's start.
+  // the user's.
   SmallVector<TensorRef> allNext(next.begin(), next.end());
-  for (auto [k, pair] :
-       llvm::enumerate(llvm::zip(open.updated, open.updatedNext))) {
-    auto [name, value] = pair;
-    TensorRef read = readShared(loc, name);
-    if (!read)
-      return {};
-    Value arg = body->getArgument(numUserStates + k);
-    read.value.replaceUsesWithIf(arg, [&](OpOperand &use) {
-      return body->findAncestorOpInBlock(*use.getOwner()) != nullptr;
-    });
-    if (value.value == read.value)
-      value.value = arg;
-    open.inits.push_back(read);
-    allNext.push_back(value);
-  }
+  if (failed(carryUpdatedVariables(loc, open, allNext)))
+    return {};
   next = allNext;
   // The stacked outputs' dynamic sizes, for the lowering to allocate them
   // before the loop: names of the function's dimensions.

@@ -107,6 +107,13 @@ SmallVector<TensorRef> GraphBuilder::endWhile(Location loc,
               << " after it; a carried state keeps its shape and dtype";
     return fail();
   }
+  // The shared variables advanced in the body are carried states after
+  // the user's.
+  size_t numUserStates = open.inits.size();
+  SmallVector<TensorRef> allNext(next.begin(), next.end());
+  if (failed(carryUpdatedVariables(loc, open, allNext)))
+    return fail();
+  next = allNext;
   SmallVector<Type> resultTypes;
   SmallVector<Shape> resultShapes;
   for (const TensorRef &init : open.inits) {
@@ -152,7 +159,12 @@ SmallVector<TensorRef> GraphBuilder::endWhile(Location loc,
     valueShapes[result] = shape;
     results.push_back(TensorRef{result, shape});
   }
-  // The caller sees the final states and the number of steps.
-  results.resize(done.inits.size() + 1);
-  return results;
+  // The caller sees the final states and the number of steps, then the
+  // final values of the variables advanced in the body.
+  SmallVector<TensorRef> visible(results.begin(),
+                                 results.begin() + numUserStates);
+  visible.push_back(results[done.inits.size()]);
+  visible.append(results.begin() + numUserStates,
+                 results.begin() + done.inits.size());
+  return visible;
 }
