@@ -343,12 +343,22 @@ public:
   llvm::SmallVector<TensorRef>
   endWhile(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
            llvm::ArrayRef<mlir::Location> nextLocs = {});
+  /// Names the carried states of the innermost open scan or while (the
+  /// graph file's names), for the report of what grad keeps per step.
+  void nameLoopStates(llvm::ArrayRef<std::string> names);
   /// Drops the innermost open scan or while and its regions (after an
   /// error reported elsewhere, such as by the parser).
   void abandonScan();
   /// On a tc.scan made by endScan: its last results stack the state each
   /// step starts from (one per carried state), for grad.
   static constexpr llvm::StringLiteral kSavedStatesAttr = "tc.saved_states";
+  /// On a tc.scan or tc.while made by endScan or endWhile: one dictionary
+  /// per carried state, `{name, shape}`, its name ("" when unnamed; a
+  /// shared variable's for one advanced in the body) and the symbolic
+  /// shape of its saved states, rows first (sizes as integers, symbols as
+  /// strings), for the reports of the memory grad keeps per step
+  /// (compiler/dump/SavedStates.cpp).
+  static constexpr llvm::StringLiteral kSavedShapesAttr = "tc.saved_shapes";
   /// Whether a scan or while body is being built.
   bool inLoopBody() const { return !openScans.empty(); }
 
@@ -433,7 +443,13 @@ private:
     /// and next values; their states follow `inits`' in the body.
     llvm::SmallVector<std::string> updated;
     llvm::SmallVector<TensorRef> updatedNext;
+    /// The carried states' names (nameLoopStates), then the variables'.
+    llvm::SmallVector<std::string> stateNames;
   };
+  /// Records kSavedShapesAttr on `loop`: `open`'s states, each saved in
+  /// `rows` rows.
+  void recordSavedShapes(mlir::Operation *loop, const OpenScan &open,
+                         const tc::Dim &rows);
   /// Makes the shared variables advanced in `open`'s body carried states
   /// after the user's (updateInLoop inserted their arguments): each starts
   /// from the variable's value at the call's start, and the loop's regions

@@ -74,7 +74,8 @@ GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
   OpenScan open{loc,    new Block(), builder.saveInsertionPoint(),
                 {},     {},          steps,
                 length, reverse,     nullptr,
-                {},     {},          {}};
+                {},     {},          {},
+                {}};
   open.inits.assign(inits.begin(), inits.end());
   open.sequences.assign(sequences.begin(), sequences.end());
   SmallVector<TensorRef> args;
@@ -286,8 +287,10 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
   scan.getBody().push_back(body.release());
   if (!stackedDims.empty())
     scan->setAttr(tc::TcDialect::kDimsAttr, builder.getArrayAttr(stackedDims));
-  if (!open.inits.empty())
+  if (!open.inits.empty()) {
     scan->setAttr(kSavedStatesAttr, builder.getUnitAttr());
+    recordSavedShapes(scan, open, open.length);
+  }
   SmallVector<TensorRef> results;
   for (auto [result, shape] : llvm::zip(scan.getResults(), resultShapes)) {
     valueShapes[result] = shape;
@@ -302,6 +305,37 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
   visible.append(results.begin() + numUserStates,
                  results.begin() + open.inits.size());
   return visible;
+}
+
+void GraphBuilder::nameLoopStates(ArrayRef<std::string> names) {
+  if (!openScans.empty())
+    openScans.back().stateNames.assign(names.begin(), names.end());
+}
+
+void GraphBuilder::recordSavedShapes(Operation *loop, const OpenScan &open,
+                                     const Dim &rows) {
+  auto dimAttr = [&](const Dim &d) -> Attribute {
+    if (d.isDynamic())
+      return builder.getStringAttr(d.str());
+    return builder.getI64IntegerAttr(d.size);
+  };
+  size_t numUserStates = open.inits.size() - open.updated.size();
+  SmallVector<Attribute> states;
+  for (auto [k, init] : llvm::enumerate(open.inits)) {
+    std::string name;
+    if (k >= numUserStates)
+      name = open.updated[k - numUserStates];
+    else if (k < open.stateNames.size())
+      name = open.stateNames[k];
+    SmallVector<Attribute> shape = {dimAttr(rows)};
+    for (const Dim &d : init.shape)
+      shape.push_back(dimAttr(d));
+    NamedAttrList entry;
+    entry.append("name", builder.getStringAttr(name));
+    entry.append("shape", builder.getArrayAttr(shape));
+    states.push_back(entry.getDictionary(builder.getContext()));
+  }
+  loop->setAttr(kSavedShapesAttr, builder.getArrayAttr(states));
 }
 
 void GraphBuilder::abandonScan() {

@@ -36,7 +36,8 @@ GraphBuilder::beginWhile(Location loc, ArrayRef<TensorRef> inits,
   OpenScan open{loc,      new Block(), builder.saveInsertionPoint(),
                 {},       {},          maxSteps,
                 maxSteps, false,       new Block(),
-                {},       {},          {}};
+                {},       {},          {},
+                {}};
   open.inits.assign(inits.begin(), inits.end());
   SmallVector<TensorRef> args;
   for (const TensorRef &init : inits) {
@@ -154,6 +155,7 @@ SmallVector<TensorRef> GraphBuilder::endWhile(Location loc,
   loop.getCond().push_back(cond.release());
   loop.getBody().push_back(body.release());
   loop->setAttr(kSavedStatesAttr, builder.getUnitAttr());
+  recordSavedShapes(loop, done, *done.steps);
   SmallVector<TensorRef> results;
   for (auto [result, shape] : llvm::zip(loop.getResults(), resultShapes)) {
     valueShapes[result] = shape;

@@ -117,6 +117,7 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
       builder.beginScan(loc, inits, sequences, steps, reverse);
   if (failed(args))
     return failure();
+  builder.nameLoopStates(stateNames);
   // The body's names are its own: the function's scope comes back after.
   llvm::StringMap<TensorRef> outer = scope;
   auto restore = llvm::make_scope_exit([&] { scope = std::move(outer); });

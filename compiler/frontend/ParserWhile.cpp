@@ -76,6 +76,7 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
           builder.beginWhile(loc, inits, *maxSteps);
       if (failed(args))
         return failure();
+      builder.nameLoopStates(stateNames);
       for (auto [k, stateName] : llvm::enumerate(stateNames))
         scope[stateName] = (*args)[k];
       FailureOr<Operand> cond = parseExpr();
