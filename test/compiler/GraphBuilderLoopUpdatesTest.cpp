@@ -123,3 +123,57 @@ TEST_CASE("Updates in a while's body: the misuses", "[GraphBuilder][loops]") {
                     7, 5);
   t.b.abandonScan();
 }
+
+TEST_CASE("A scan's body advances a shared variable: its final value last",
+          "[GraphBuilder][loops]") {
+  Fixture t;
+  REQUIRE(succeeded(
+      t.b.declareShared(t.at(2, 1), "rng", t.i64(), {2}, tc::InitKind::Zeros)));
+  auto args = t.begin({t.spec("xs", t.f32(), S({Sym("T"), D(3)}), t.at(3, 8))},
+                      {t.spec("acc", t.f32(), S({D(3)}), t.at(3, 30))});
+  FailureOr<SmallVector<TensorRef>> body = t.b.beginScan(
+      t.at(4, 3),
+      {t.b.reduce(t.at(4, 12), ReduceKind::Sum, args[0], {0}, false)},
+      {args[0]}, std::nullopt, false);
+  REQUIRE(succeeded(body));
+  t.b.nameLoopStates({"acc"});
+  TensorRef acc = (*body)[0], x = (*body)[1];
+  TensorRef rng = t.b.readShared(t.at(5, 17), "rng");
+  TensorRef step = t.b.constant(t.at(5, 23), 1.0, t.i64());
+  TensorRef next = t.b.binary(t.at(5, 21), BinaryKind::Add, rng,
+                              t.b.broadcastTo(t.at(5, 23), step, S({D(2)})));
+  REQUIRE(succeeded(t.b.updateInLoop(t.at(5, 5), "rng", next)));
+  SmallVector<TensorRef> results = t.b.endScan(
+      t.at(4, 3), {t.b.binary(t.at(6, 14), BinaryKind::Add, acc, x)}, {acc});
+  // The final state, the stacked output, the variable's final value.
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].shape == S({D(3)}));
+  CHECK(results[1].shape == S({Sym("T"), D(3)}));
+  CHECK(typeText(results[2].type()) == "tensor<2xi64>");
+  auto scan = results[0].value.getDefiningOp<tc::ScanOp>();
+  REQUIRE(scan);
+  CHECK(results[2].value.getDefiningOp() == scan.getOperation());
+  REQUIRE(scan.getInits().size() == 2);
+  CHECK(scan.getInits()[1].getDefiningOp<tc::SharedReadOp>());
+  scan->walk([&](tc::SharedReadOp inner) {
+    FAIL("a read of '" << inner.getVariable().str() << "' inside the loop");
+  });
+  // What the backward pass would keep, by name, rows first.
+  auto shapes = scan->getAttrOfType<ArrayAttr>(GraphBuilder::kSavedShapesAttr);
+  REQUIRE(shapes);
+  REQUIRE(shapes.size() == 2);
+  auto first = cast<DictionaryAttr>(shapes[0]);
+  CHECK(first.getAs<StringAttr>("name").getValue() == "acc");
+  auto second = cast<DictionaryAttr>(shapes[1]);
+  CHECK(second.getAs<StringAttr>("name").getValue() == "rng");
+  auto rows = first.getAs<ArrayAttr>("shape");
+  REQUIRE(rows.size() == 2);
+  CHECK(cast<StringAttr>(rows[0]).getValue() == "T");
+  CHECK(cast<IntegerAttr>(rows[1]).getInt() == 3);
+  REQUIRE(succeeded(t.b.endFunction(t.at(8, 1), {results[0]},
+                                    {{"rng", results[2]}}, {t.at(5, 5)})));
+  OwningOpRef<ModuleOp> module = t.b.finish();
+  REQUIRE(module);
+  CHECK(succeeded(verify(*module)));
+  CHECK(t.diagnostics.empty());
+}
