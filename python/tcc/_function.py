@@ -225,7 +225,14 @@ class Function:
                         name if name is not None else self.name, self.trust_input)
 
     def free(self):
-        """Nothing to free: tcc's temporaries go when each call ends."""
+        """PyTensor's free(): drops the storage the function keeps between
+        calls. tcc's temporaries go when each call ends already; what stays
+        is each borrowed output's buffer (Out(y, borrow=True)), reused from
+        call to call: it goes once no array of an earlier call holds it,
+        and the next call allocates it again (so it no longer overwrites
+        the arrays earlier calls returned). The function stays callable;
+        its code goes when the function itself does."""
+        self._fn.free()
 
     def __reduce__(self):
         # Unpickling compiles the graph again.

@@ -5,6 +5,8 @@
 #include "runtime/exec/Initializers.h"
 #include "runtime/host/HostMemory.h"
 
+#include <algorithm>
+
 namespace tcc {
 
 Runtime::Runtime(RuntimeOptions options)
@@ -81,6 +83,27 @@ Status Runtime::load(std::shared_ptr<const Program> program) {
     functions_[f.name] = std::make_unique<Function>(
         *this, program, f, program->entries.at(f.name));
   programs_.push_back(std::move(program));
+  return Status::success();
+}
+
+Status Runtime::unload(const Program &program) {
+  auto it = std::find_if(programs_.begin(), programs_.end(),
+                         [&](const std::shared_ptr<const Program> &p) {
+                           return p.get() == &program;
+                         });
+  if (it == programs_.end()) {
+    std::string names;
+    for (const FunctionSpec &f : program.manifest.functions)
+      names += (names.empty() ? "'" : ", '") + f.name + "'";
+    return Status::error(
+        ErrorCode::NotFound,
+        "the program of " +
+            (names.empty() ? std::string("no function") : names) +
+            " is not loaded in this runtime");
+  }
+  for (const FunctionSpec &f : program.manifest.functions)
+    functions_.erase(f.name);
+  programs_.erase(it);
   return Status::success();
 }
 

@@ -48,6 +48,14 @@ public:
   /// from their initializers, unless a variable of that name exists already
   /// (then its dtype and shape must match). Nothing changes on error.
   Status load(std::shared_ptr<const Program> program);
+  /// Undoes load(): the program's functions are no longer callable (their
+  /// Function objects are destroyed; pointers to them dangle) and the
+  /// runtime drops its references to the program, so that its code (a JIT
+  /// engine, a shared object and its descriptor) goes when the last other
+  /// holder lets go. The shared variables it created stay in the store.
+  /// Not concurrent with calls. NotFound when this runtime did not load
+  /// `program` (or unloaded it already); nothing changes then.
+  Status unload(const Program &program);
 
   /// A loaded function by name.
   Result<Function *> function(const std::string &name) const;

@@ -85,6 +85,15 @@ TEST_CASE("loading programs", "[errors][load]") {
     CHECK_ERROR(runtime.function("g"), NotFound,
                 "no function named 'g' (loaded: f)");
   }
+  SECTION("a program unloaded twice, or never loaded") {
+    Runtime runtime;
+    CHECK_ERROR(runtime.unload(*program), NotFound,
+                "the program of 'f' is not loaded in this runtime");
+    REQUIRE_OK(runtime.load(program));
+    REQUIRE_OK(runtime.unload(*program));
+    CHECK_ERROR(runtime.unload(*program), NotFound,
+                "the program of 'f' is not loaded in this runtime");
+  }
   SECTION("a shared variable that exists with another type") {
     Runtime runtime;
     REQUIRE_OK(runtime.shared().create("s", zerosOf(DType::F32, {3})));
