@@ -20,6 +20,33 @@ def set_value(var, val):
     var.set_value(val)
 
 
+def check_strict(cases):
+    """Each (value, type, bad): a strict variable of `value` has `type` and
+    refuses `bad`; a float32 variable refuses float64 values anyway."""
+    for value, type_, bad in cases:
+        b = shared(value, strict=True)
+        assert b.type == type_
+        with pytest.raises(TypeError):
+            set_value(b, bad)
+    refuses_float64()
+
+
+def check_downcast(cases):
+    """Each (value, type, new): a variable of `value` with allow_downcast
+    has `type` and takes `new` as 8."""
+    for value, type_, new in cases:
+        b = shared(value, allow_downcast=True)
+        assert b.type == type_
+        set_value(b, new)
+        assert b.get_value() == 8
+
+
+def refuses_float64():
+    b = shared(np.zeros((5, 5), dtype="float32"))
+    with pytest.raises(TypeError):
+        set_value(b, np.random.random((5, 5)))
+
+
 class TestSharedVariable:
     def test_ctors(self):
         assert shared(7).type == lscalar  # a 64-bit Python int
@@ -66,55 +93,29 @@ class TestSharedVariable:
         cases = [(np.int64(7), lscalar, 8.23), (np.int32(7), iscalar, 8.23),
                  (np.float64(7.234), dscalar, 8), (np.float32(7.234), fscalar, 8),
                  (float(7.234), dscalar, 8), (7.234, dscalar, 8)]
-        for value, type_, bad in cases:
-            b = shared(value, strict=True)
-            assert b.type == type_
-            with pytest.raises(TypeError):
-                set_value(b, bad)
-        b = shared(np.zeros((5, 5), dtype="float32"))
-        with pytest.raises(TypeError):
-            set_value(b, np.random.random((5, 5)))
+        check_strict(cases)
 
     def test_tensor_strict(self):
         cases = [(np.int64([7]), lvector, 8.23), (np.int32([7]), ivector, 8.23),
                  (np.float64([7.234]), dvector, 8), (np.float32([7.234]), fvector, 8)]
-        for value, type_, bad in cases:
-            b = shared(value, strict=True)
-            assert b.type == type_
-            with pytest.raises(TypeError):
-                set_value(b, bad)
-        b = shared(np.zeros((5, 5), dtype="float32"))
-        with pytest.raises(TypeError):
-            set_value(b, np.random.random((5, 5)))
+        check_strict(cases)
 
     def test_scalar_floatX(self):
         cases = [(np.int64(7), lscalar, 8.23), (np.int32(7), iscalar, 8.23),
                  (np.float64(7.234), dscalar, 8), (np.float32(7.234), fscalar, 8),
                  (float(7.234), dscalar, 8), (7.234, dscalar, 8)]
-        for value, type_, new in cases:
-            b = shared(value, allow_downcast=True)
-            assert b.type == type_
-            set_value(b, new)
-            assert b.get_value() == 8
-        b = shared(np.zeros((5, 5), dtype="float32"))
-        with pytest.raises(TypeError):
-            set_value(b, np.random.random((5, 5)))
+        check_downcast(cases)
+        refuses_float64()
 
     def test_tensor_floatX(self):
         cases = [(np.int64([7]), lvector, [8.23]), (np.int32([7]), ivector, [8.23]),
                  (np.float64([7.234]), dvector, [8]), (np.float32([7.234]), fvector, [8])]
-        for value, type_, new in cases:
-            b = shared(value, allow_downcast=True)
-            assert b.type == type_
-            set_value(b, new)
-            assert b.get_value() == 8
+        check_downcast(cases)
         b = shared(np.asarray([7.234], dtype=config.floatX), allow_downcast=True)
         assert b.dtype == config.floatX
         set_value(b, [8])
         assert b.get_value() == 8
-        b = shared(np.zeros((5, 5), dtype="float32"))
-        with pytest.raises(TypeError):
-            set_value(b, np.random.random((5, 5)))
+        refuses_float64()
 
     def test_err_symbolic_variable(self):
         with pytest.raises(TypeError):

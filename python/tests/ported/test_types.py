@@ -27,7 +27,8 @@ from . import lacks
 
 def stateful(x, a, s, mutable=True, value=0.0):
     """PyTensor's recurring function: s + a * x, with a defaulting to 1 and
-    s a state updated to s + a * x."""
+    s a state (starting at `value`, or another function's container)
+    updated to s + a * x."""
     return function([x, In(a, value=1.0, name="a"),
                      In(s, value=value, update=s + a * x, mutable=mutable)],
                     s + a * x)
@@ -531,9 +532,7 @@ class TestPicklefunction:
         v = vector("v")
         things = [s, x, v, a * x + s]
         f1 = stateful(x, a, s)
-        f2 = function([x, In(a, value=1.0, name="a"),
-                       In(s, value=f1.container[s], update=s + a * x, mutable=True)],
-                      s + a * x)
+        f2 = stateful(x, a, s, value=f1.container[s])
         f3 = function([x, In(v, value=np.asarray([2, 3, 4.0], dtype=config.floatX))], x + v)
         things += [f1, f2, f3]
         assert isinstance(f2.container[s].storage, list)
@@ -598,9 +597,7 @@ class SomethingToPickle:
         self.s, self.x, self.v = s, x, v
         self.e = a * x + s
         self.f1 = stateful(x, a, s)
-        self.f2 = function([x, In(a, value=1.0, name="a"),
-                            In(s, value=self.f1.container[s], update=s + a * x, mutable=True)],
-                           s + a * x)
+        self.f2 = stateful(x, a, s, value=self.f1.container[s])
 
 
 def test_empty_givens_updates():
