@@ -2,7 +2,7 @@
 
 `function` collects what a function computes (outputs, updates, default
 updates, givens) and checks it as PyTensor does; `_graphfile.py` writes it
-as a tcc graph file, compiles it with the `tcc` tool and loads it into the
+as a tcc graph file, compiles it in this process and loads it into the
 process's managed memory space, where the shared variables already live.
 `Function` converts the arguments of a call and hands them to the runtime.
 """
@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ._graph import FLOAT_DTYPES, Variable, source_location
+from ._graph import Variable, source_location
 from ._graphfile import (_OUTPUT_MISMATCH, CompileError, MissingInputError,
                          _build, _compile_graph, _merge_dims, _topological)
 from ._containers import Container, InputFinder
@@ -28,12 +28,7 @@ class UnusedInputError(Exception):
     """An input that no output or update depends on (on_unused_input='raise')."""
 
 
-class DisconnectedInputError(ValueError):
-    """grad with respect to a variable the cost does not depend on
-    (disconnected_inputs='raise')."""
-
-
-for _cls in (CompileError, UnusedInputError, MissingInputError, DisconnectedInputError):
+for _cls in (CompileError, UnusedInputError, MissingInputError):
     _cls.__module__ = "tcc"
 
 
@@ -88,16 +83,6 @@ class DuplicateInputError(UnusedInputError, ValueError):
 
 
 _MISSING = object()
-
-
-class _GradGroup:
-    """One grad call: its cost, the variables it differentiates with respect
-    to, and those it takes as constants (consider_constant)."""
-
-    def __init__(self, cost, wrt, constants):
-        self.cost = cost
-        self.wrt = wrt
-        self.constants = constants
 
 
 class Function:
@@ -497,34 +482,3 @@ def function_dump(filename, inputs, outputs=None, mode=None, updates=None,
                 on_unused_input=on_unused_input, trust_input=trust_input)
     with open(filename, "wb") as f:
         pickle.dump(args, f, pickle.HIGHEST_PROTOCOL)
-
-
-def grad(cost, wrt, consider_constant=None, disconnected_inputs="raise", **kwargs):
-    """The symbolic gradient of the scalar `cost` with respect to `wrt` (a
-    variable or a list), computed by tcc's own grad. The variables of
-    `consider_constant` are taken as constants: no gradient goes through
-    them to what they are computed from."""
-    constants = list(consider_constant or [])
-    for k, c in enumerate(constants):
-        if not isinstance(c, Variable):
-            raise TypeError(f"consider_constant[{k}] is {type(c).__name__}, "
-                            "not a symbolic variable")
-    single = not isinstance(wrt, (list, tuple))
-    wrt_list = [wrt] if single else list(wrt)
-    if cost.ndim != 0:
-        raise TypeError(f"cost must be a scalar, got a tensor of {cost.ndim} dimensions")
-    if disconnected_inputs not in ("raise", "warn", "ignore"):
-        raise ValueError("disconnected_inputs must be 'raise', 'warn' or 'ignore'")
-    reached = {v.id for v in _topological([cost], {})}
-    for k, w in enumerate(wrt_list):
-        if w.id not in reached:
-            msg = (f"grad: the cost does not depend on wrt {k} ({w!r}); its "
-                   f"gradient is zero (pass disconnected_inputs='ignore' or 'warn')")
-            if disconnected_inputs == "raise":
-                raise DisconnectedInputError(msg)
-            if disconnected_inputs == "warn":
-                warnings.warn(msg, stacklevel=2)
-    group = _GradGroup(cost, wrt_list, constants)
-    parts = [Variable("grad_part", [cost, w], {"group": group, "index": k}, w.dtype, w.ndim,
-                      shape=w.static_shape) for k, w in enumerate(wrt_list)]
-    return parts[0] if single else parts
