@@ -98,10 +98,6 @@ class Function:
         self._updates = updates
         self._givens = givens
         self._fname = f"f{next(_function_ids)}"
-        stop = {i.variable.id for i in inputs}
-        self._shared = [v for v in _topological([o.variable for o in outputs] + [u for _, u in updates],
-                                                givens, stop)
-                        if isinstance(v, SharedVariable)] + [s for s, _ in updates]
         # Each input's storage (PyTensor's containers): its default or its
         # state; In(x, value=f.container[y]) shares another function's.
         if containers is None:
