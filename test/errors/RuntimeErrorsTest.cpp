@@ -101,7 +101,10 @@ TEST_CASE("loading programs", "[errors][load]") {
   }
   SECTION("an unloaded program's code goes with its last holder") {
     Runtime runtime;
-    std::shared_ptr<const Program> own = compileGraph(kGraph);
+    // A Program of its own (compileGraph's are kept for the whole test
+    // run), sharing the compiled code.
+    std::shared_ptr<const Program> own =
+        std::make_shared<Program>(*compileGraph(kGraph));
     std::weak_ptr<const Program> watch = own;
     REQUIRE_OK(runtime.load(own));
     own.reset();
