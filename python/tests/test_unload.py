@@ -29,7 +29,8 @@ def rss():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 x = pt.dvector("x")
-a = np.ones(3)
+warm, total, n = (int(a) for a in sys.argv[1:4])
+a = np.ones(n)
 
 def cycles(start, n):
     for k in range(start, start + n):
@@ -39,7 +40,6 @@ def cycles(start, n):
         del f
     gc.collect()
 
-warm, total = int(sys.argv[1]), int(sys.argv[2])
 cycles(0, warm)
 before = (fds(), rss())
 cycles(warm, total - warm)
@@ -48,13 +48,14 @@ print(before[0], after[0], before[1], after[1])
 """
 
 
-def run_cycles(tmp_path, cache, warm, total):
+def run_cycles(tmp_path, cache, warm, total, n=3):
     env = dict(os.environ)
     env["TCC_CACHE"] = "1" if cache else "0"
     env["TCC_CACHE_DIR"] = str(tmp_path / "cache")
+    env["TCC_NUM_THREADS"] = "2"
     script = tmp_path / "cycles.py"
     script.write_text(textwrap.dedent(CYCLES))
-    out = subprocess.run([sys.executable, str(script), str(warm), str(total)],
+    out = subprocess.run([sys.executable, str(script), str(warm), str(total), str(n)],
                          env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     fds_before, fds_after, rss_before, rss_after = map(int, out.stdout.split())
@@ -79,3 +80,11 @@ def test_compile_free_cycles_do_not_grow_fds_or_memory(tmp_path, cache):
     # A program kept per cycle is at least its code and its engine: tens
     # of KiB each, tens of MiB over the cycles.
     assert grown < 6 * 2**20, f"RSS grew by {grown} bytes over {total} cycles"
+
+
+def test_unloading_code_whose_parallel_loops_ran(tmp_path):
+    # 2^20 elements: the loop runs on the kernels' pool, whose workers each
+    # loaded program (a shared object from the cache) carries; unloading it
+    # joins them. Every cycle's result is checked, and no descriptor stays.
+    fds, _ = run_cycles(tmp_path, cache=True, warm=2, total=12, n=1 << 20)
+    assert fds == 0
