@@ -9,13 +9,12 @@ import re
 import numpy as np
 import pytest
 
-from tcc import config
 from tcc.compile import shared
 from tcc.compile.function import function, function_dump
 from tcc.compile.io import In
 from tcc.tensor.type import dscalar, dvector, fscalar, fvector, vector
 
-from . import lacks
+from . import check_in_allow_downcast, lacks
 
 
 def test_function_dump(tmp_path):
@@ -98,27 +97,7 @@ class TestFunctionIn:
         pass
 
     def test_in_allow_downcast_floatX(self):
-        a, b, c = fscalar("a"), fscalar("b"), fscalar("c")
-        f = function([In(a, allow_downcast=True), In(b, allow_downcast=False),
-                      In(c, allow_downcast=None)], a + b + c)
-        assert np.array_equal(f(0, 0, 0), 0)
-        assert np.allclose(f(0.1, 0, 0), 0.1)
-        with pytest.raises(TypeError):
-            f(0, 0.1, 0)
-        if config.floatX == "float32":
-            assert np.allclose(f(0, 0, 0.1), 0.1)
-        else:
-            with pytest.raises(TypeError):
-                f(0, 0, 0.1)
+        check_in_allow_downcast(function, fscalar)
 
     def test_in_allow_downcast_vector_floatX(self):
-        a, b, c = fvector("a"), fvector("b"), fvector("c")
-        f = function([In(a, allow_downcast=True), In(b, allow_downcast=False),
-                      In(c, allow_downcast=None)], a + b + c)
-        z = [0]
-        assert np.array_equal(f(z, z, z), [0])
-        assert np.allclose(f([0.1], z, z), 0.1)
-        with pytest.raises(TypeError):
-            f(z, [0.1], z)
-        with pytest.raises(TypeError):
-            f(z, z, [0.1])
+        check_in_allow_downcast(function, fvector)

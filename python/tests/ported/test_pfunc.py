@@ -15,7 +15,7 @@ from tcc.compile.sharedvalue import shared
 from tcc.tensor.type import (dmatrices, dmatrix, dscalar, dvector, fscalar,
                              fvector, lscalar)
 
-from . import lacks
+from . import check_in_allow_downcast, lacks
 
 
 def data_of(s):
@@ -140,30 +140,10 @@ class TestPfunc:
         pass
 
     def test_param_allow_downcast_floatX(self):
-        a, b, c = fscalar("a"), fscalar("b"), fscalar("c")
-        f = pfunc([In(a, allow_downcast=True), In(b, allow_downcast=False),
-                   In(c, allow_downcast=None)], a + b + c)
-        assert np.all(f(0, 0, 0) == 0)
-        assert np.allclose(f(0.1, 0, 0), 0.1)
-        with pytest.raises(TypeError):
-            f(0, 0.1, 0)
-        if config.floatX == "float32":
-            assert np.allclose(f(0, 0, 0.1), 0.1)
-        else:
-            with pytest.raises(TypeError):
-                f(0, 0, 0.1)
+        check_in_allow_downcast(pfunc, fscalar)
 
     def test_param_allow_downcast_vector_floatX(self):
-        a, b, c = fvector("a"), fvector("b"), fvector("c")
-        f = pfunc([In(a, allow_downcast=True), In(b, allow_downcast=False),
-                   In(c, allow_downcast=None)], a + b + c)
-        z = [0]
-        assert np.all(f(z, z, z) == 0)
-        assert np.allclose(f([0.1], z, z), 0.1)
-        with pytest.raises(TypeError):
-            f(z, [0.1], z)
-        with pytest.raises(TypeError):
-            f(z, z, [0.1])
+        check_in_allow_downcast(pfunc, fvector)
 
     @lacks("int16 and int8 (wvector, bvector, bscalar)")
     def test_allow_input_downcast_int(self):
