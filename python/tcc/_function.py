@@ -19,6 +19,7 @@ from ._graph import Variable, source_location
 from ._graphfile import (_OUTPUT_MISMATCH, CompileError, MissingInputError,
                          _build, _compile_graph, _merge_dims, _topological)
 from ._containers import Container, InputFinder
+from ._givens import Replacer, reads_a_replaced_variable
 from ._sharedvar import SharedVariable
 
 _function_ids = itertools.count()
@@ -425,6 +426,18 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
                 f"givens replaces {a!r}, an input of the function: replacing an "
                 "input is forbidden (give the function the replacement's inputs)")
     stop = {i.variable.id for i in ins}
+    replace = None
+    if givens and reads_a_replaced_variable(givens):
+        # givens={a: a + 10}: the graph rebuilt with the replacements in
+        # (_givens.py), compiled without givens.
+        replace = Replacer(givens)
+        outs = [Out(replace(o.variable), o.borrow) for o in outs]
+        updates = [(s, replace(u)) for s, u in updates]
+        for k, i in enumerate(ins):
+            if i.update is not None:
+                ins[k] = _copy.copy(i)
+                ins[k].update = replace(i.update)
+        givens = {}
 
     # Default updates of the shared variables the graph reads.
     updated = {s.id for s, _ in updates}
@@ -439,7 +452,8 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
                                   givens, stop):
                 if isinstance(v, SharedVariable) and v.default_update is not None \
                         and v.id not in updated and v.id not in skip:
-                    updates.append((v, v.default_update))
+                    updates.append((v, v.default_update if replace is None
+                                    else replace(v.default_update)))
                     updated.add(v.id)
                     grown = True
 

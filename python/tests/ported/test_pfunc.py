@@ -324,9 +324,12 @@ class TestPfunc:
         assert f(5.0) == 15.0
         assert a.get_value() == 1.0
 
-    @lacks("a givens value that reads the variable it replaces ({a: a + 10})")
     def test_givens_replaces_shared_variable2(self):
-        pass
+        a = shared(1.0, "a")
+        a.default_update = a + 3
+        f = pfunc([], a + 10, givens={a: a + 10})
+        assert f() == 21  # (a + 10) + 10
+        assert f() == 34  # a's default update, a + 3, read (a + 10) + 3
 
     def test_duplicate_inputs(self):
         x = lscalar("x")
