@@ -313,11 +313,12 @@ public:
   beginScan(mlir::Location loc, llvm::ArrayRef<TensorRef> inits,
             llvm::ArrayRef<TensorRef> sequences, std::optional<tc::Dim> steps,
             bool reverse);
-  /// Advances shared variable `name` inside the innermost open scan's
-  /// body: `next` is its value after a step, and the body's reads of the
-  /// variable (made before or after this call) see its value at the step's
-  /// start. The variable becomes a carried state that starts from its
-  /// value at the call's start; endScan returns its final value, which the
+  /// Advances shared variable `name` inside the innermost open loop's body
+  /// (a scan's, or a while's after whileBody): `next` is its value after a
+  /// step, and the loop's reads of the variable (made before or after this
+  /// call; a while's condition too) see its value at the step's start. The
+  /// variable becomes a carried state that starts from its value at the
+  /// call's start; endScan or endWhile returns its final value, which the
   /// caller updates the variable with (once, when the call succeeds).
   mlir::LogicalResult updateInLoop(mlir::Location loc, llvm::StringRef name,
                                    TensorRef next);
@@ -351,17 +352,28 @@ public:
                                                           TensorRef condition);
   /// Closes the innermost open while: `next` holds one next value per
   /// carried state (of its shape and dtype). Returns the final states, then
-  /// the number of steps that ran (i64[]); empty after an error (reported
-  /// at `loc`, or at `nextLocs[i]` for a state whose shape changes).
+  /// the number of steps that ran (i64[]), then the final values of the
+  /// variables given to updateInLoop; empty after an error (reported at
+  /// `loc`, or at `nextLocs[i]` for a state whose shape changes).
   llvm::SmallVector<TensorRef>
   endWhile(mlir::Location loc, llvm::ArrayRef<TensorRef> next,
            llvm::ArrayRef<mlir::Location> nextLocs = {});
+  /// Names the carried states of the innermost open scan or while (the
+  /// graph file's names), for the report of what grad keeps per step.
+  void nameLoopStates(llvm::ArrayRef<std::string> names);
   /// Drops the innermost open scan or while and its regions (after an
   /// error reported elsewhere, such as by the parser).
   void abandonScan();
   /// On a tc.scan made by endScan: its last results stack the state each
   /// step starts from (one per carried state), for grad.
   static constexpr llvm::StringLiteral kSavedStatesAttr = "tc.saved_states";
+  /// On a tc.scan or tc.while made by endScan or endWhile: one dictionary
+  /// per carried state, `{name, shape}`, its name ("" when unnamed; a
+  /// shared variable's for one advanced in the body) and the symbolic
+  /// shape of its saved states, rows first (sizes as integers, symbols as
+  /// strings), for the reports of the memory grad keeps per step
+  /// (compiler/dump/SavedStates.cpp).
+  static constexpr llvm::StringLiteral kSavedShapesAttr = "tc.saved_shapes";
   /// Whether a scan or while body is being built.
   bool inLoopBody() const { return !openScans.empty(); }
 
@@ -466,7 +478,22 @@ private:
     /// and next values; their states follow `inits`' in the body.
     llvm::SmallVector<std::string> updated;
     llvm::SmallVector<TensorRef> updatedNext;
+    /// The carried states' names (nameLoopStates), then the variables'.
+    llvm::SmallVector<std::string> stateNames;
   };
+  /// Records kSavedShapesAttr on `loop`: `open`'s states, each saved in
+  /// `rows` rows.
+  void recordSavedShapes(mlir::Operation *loop, const OpenScan &open,
+                         const tc::Dim &rows);
+  /// Makes the shared variables advanced in `open`'s body carried states
+  /// after the user's (updateInLoop inserted their arguments): each starts
+  /// from the variable's value at the call's start, and the loop's regions
+  /// (the loops nested in them too) read the state instead of the
+  /// variable. Appends their initial values to `open.inits` and their next
+  /// values to `next`.
+  mlir::LogicalResult
+  carryUpdatedVariables(mlir::Location loc, OpenScan &open,
+                        llvm::SmallVectorImpl<TensorRef> &next);
 
   GraphBuilderOptions options;
   mlir::OpBuilder builder;

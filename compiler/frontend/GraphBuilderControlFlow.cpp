@@ -74,7 +74,8 @@ GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
   OpenScan open{loc,    new Block(), builder.saveInsertionPoint(),
                 {},     {},          steps,
                 length, reverse,     nullptr,
-                {},     {},          {}};
+                {},     {},          {},
+                {}};
   open.inits.assign(inits.begin(), inits.end());
   open.sequences.assign(sequences.begin(), sequences.end());
   SmallVector<TensorRef> args;
@@ -97,9 +98,10 @@ GraphBuilder::beginScan(Location loc, ArrayRef<TensorRef> inits,
 
 LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
                                          TensorRef next) {
-  if (openScans.empty() || openScans.back().cond)
+  if (openScans.empty() ||
+      (openScans.back().cond && !openScans.back().condition))
     return error(loc) << "shared variable '" << name
-                      << "' can be updated inside a scan's body only";
+                      << "' can be updated inside a loop's body only";
   OpenScan &open = openScans.back();
   if (!next)
     return failure();
@@ -108,13 +110,16 @@ LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
                       << "' is not a shared variable and cannot be updated";
   if (llvm::is_contained(open.updated, name))
     return error(loc) << "shared variable '" << name
-                      << "' is updated more than once in the scan's body";
+                      << "' is updated more than once in the "
+                      << (open.cond ? "while loop's" : "scan's") << " body";
   // Its blocks are not what the body reads (the gathered whole value).
   if (shardedRows.count(name))
     return error(loc) << "shared variable '" << name
                       << "' is sharded across the ranks and cannot be updated "
-                         "in a scan's body; carry it as a state and update it "
-                         "with the scan's result";
+                         "in a "
+                      << (open.cond ? "while loop's" : "scan's")
+                      << " body; carry it as a state and update it with the "
+                         "loop's result";
   RankedTensorType type = sharedType(name);
   if (next.type() != type)
     return error(loc) << "update of '" << name << "' has type "
@@ -123,12 +128,45 @@ LogicalResult GraphBuilder::updateInLoop(Location loc, StringRef name,
                       << describeTensor(type.getElementType(),
                                         tc::shapeOf(type));
   // The variable's value at the call's start (the function's one read)
-  // starts the state; endScan makes the body read the state instead.
+  // starts the state; endScan or endWhile makes the loop read the state
+  // instead. A while's condition sees the states too.
   unsigned position = open.inits.size() + open.updated.size();
   Value arg = open.body->insertArgument(position, type, loc);
   valueShapes[arg] = tc::shapeOf(type);
+  if (open.cond)
+    valueShapes[open.cond->insertArgument(position, type, loc)] =
+        tc::shapeOf(type);
   open.updated.push_back(name.str());
   open.updatedNext.push_back(next);
+  return success();
+}
+
+LogicalResult
+GraphBuilder::carryUpdatedVariables(Location loc, OpenScan &open,
+                                    SmallVectorImpl<TensorRef> &next) {
+  size_t numUserStates = open.inits.size();
+  auto usedIn = [](Block *block) {
+    return [block](OpOperand &use) {
+      return block->findAncestorOpInBlock(*use.getOwner()) != nullptr;
+    };
+  };
+  for (auto [k, pair] :
+       llvm::enumerate(llvm::zip(open.updated, open.updatedNext))) {
+    auto [name, value] = pair;
+    TensorRef read = readShared(loc, name);
+    if (!read)
+      return failure();
+    Value arg = open.body->getArgument(numUserStates + k);
+    read.value.replaceUsesWithIf(arg, usedIn(open.body));
+    if (open.cond)
+      read.value.replaceUsesWithIf(open.cond->getArgument(numUserStates + k),
+                                   usedIn(open.cond));
+    TensorRef step = value;
+    if (step.value == read.value)
+      step.value = arg;
+    open.inits.push_back(read);
+    next.push_back(step);
+  }
   return success();
 }
 
@@ -177,25 +215,10 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
     return {};
   }
   // The shared variables advanced in the body are carried states after
-  // the user's (their arguments were inserted there).
-  // Inside the body (nested loops too), each reads the state, which
-  // starts from the variable's value at the call's start.
+  // the user's.
   SmallVector<TensorRef> allNext(next.begin(), next.end());
-  for (auto [k, pair] :
-       llvm::enumerate(llvm::zip(open.updated, open.updatedNext))) {
-    auto [name, value] = pair;
-    TensorRef read = readShared(loc, name);
-    if (!read)
-      return {};
-    Value arg = body->getArgument(numUserStates + k);
-    read.value.replaceUsesWithIf(arg, [&](OpOperand &use) {
-      return body->findAncestorOpInBlock(*use.getOwner()) != nullptr;
-    });
-    if (value.value == read.value)
-      value.value = arg;
-    open.inits.push_back(read);
-    allNext.push_back(value);
-  }
+  if (failed(carryUpdatedVariables(loc, open, allNext)))
+    return {};
   next = allNext;
   // The stacked outputs' dynamic sizes, for the lowering to allocate them
   // before the loop: names of the function's dimensions.
@@ -272,8 +295,10 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
   scan.getBody().push_back(body.release());
   if (!stackedDims.empty())
     scan->setAttr(tc::TcDialect::kDimsAttr, builder.getArrayAttr(stackedDims));
-  if (!open.inits.empty())
+  if (!open.inits.empty()) {
     scan->setAttr(kSavedStatesAttr, builder.getUnitAttr());
+    recordSavedShapes(scan, open, open.length);
+  }
   SmallVector<TensorRef> results;
   for (auto [result, shape] : llvm::zip(scan.getResults(), resultShapes)) {
     valueShapes[result] = shape;
@@ -288,6 +313,37 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
   visible.append(results.begin() + numUserStates,
                  results.begin() + open.inits.size());
   return visible;
+}
+
+void GraphBuilder::nameLoopStates(ArrayRef<std::string> names) {
+  if (!openScans.empty())
+    openScans.back().stateNames.assign(names.begin(), names.end());
+}
+
+void GraphBuilder::recordSavedShapes(Operation *loop, const OpenScan &open,
+                                     const Dim &rows) {
+  auto dimAttr = [&](const Dim &d) -> Attribute {
+    if (d.isDynamic())
+      return builder.getStringAttr(d.str());
+    return builder.getI64IntegerAttr(d.size);
+  };
+  size_t numUserStates = open.inits.size() - open.updated.size();
+  SmallVector<Attribute> states;
+  for (auto [k, init] : llvm::enumerate(open.inits)) {
+    std::string name;
+    if (k >= numUserStates)
+      name = open.updated[k - numUserStates];
+    else if (k < open.stateNames.size())
+      name = open.stateNames[k];
+    SmallVector<Attribute> shape = {dimAttr(rows)};
+    for (const Dim &d : init.shape)
+      shape.push_back(dimAttr(d));
+    NamedAttrList entry;
+    entry.append("name", builder.getStringAttr(name));
+    entry.append("shape", builder.getArrayAttr(shape));
+    states.push_back(entry.getDictionary(builder.getContext()));
+  }
+  loop->setAttr(kSavedShapesAttr, builder.getArrayAttr(states));
 }
 
 void GraphBuilder::abandonScan() {

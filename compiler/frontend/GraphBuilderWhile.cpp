@@ -36,7 +36,8 @@ GraphBuilder::beginWhile(Location loc, ArrayRef<TensorRef> inits,
   OpenScan open{loc,      new Block(), builder.saveInsertionPoint(),
                 {},       {},          maxSteps,
                 maxSteps, false,       new Block(),
-                {},       {},          {}};
+                {},       {},          {},
+                {}};
   open.inits.assign(inits.begin(), inits.end());
   SmallVector<TensorRef> args;
   for (const TensorRef &init : inits) {
@@ -107,6 +108,13 @@ SmallVector<TensorRef> GraphBuilder::endWhile(Location loc,
               << " after it; a carried state keeps its shape and dtype";
     return fail();
   }
+  // The shared variables advanced in the body are carried states after
+  // the user's.
+  size_t numUserStates = open.inits.size();
+  SmallVector<TensorRef> allNext(next.begin(), next.end());
+  if (failed(carryUpdatedVariables(loc, open, allNext)))
+    return fail();
+  next = allNext;
   SmallVector<Type> resultTypes;
   SmallVector<Shape> resultShapes;
   for (const TensorRef &init : open.inits) {
@@ -147,12 +155,18 @@ SmallVector<TensorRef> GraphBuilder::endWhile(Location loc,
   loop.getCond().push_back(cond.release());
   loop.getBody().push_back(body.release());
   loop->setAttr(kSavedStatesAttr, builder.getUnitAttr());
+  recordSavedShapes(loop, done, *done.steps);
   SmallVector<TensorRef> results;
   for (auto [result, shape] : llvm::zip(loop.getResults(), resultShapes)) {
     valueShapes[result] = shape;
     results.push_back(TensorRef{result, shape});
   }
-  // The caller sees the final states and the number of steps.
-  results.resize(done.inits.size() + 1);
-  return results;
+  // The caller sees the final states and the number of steps, then the
+  // final values of the variables advanced in the body.
+  SmallVector<TensorRef> visible(results.begin(),
+                                 results.begin() + numUserStates);
+  visible.push_back(results[done.inits.size()]);
+  visible.append(results.begin() + numUserStates,
+                 results.begin() + done.inits.size());
+  return visible;
 }

@@ -117,6 +117,7 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
       builder.beginScan(loc, inits, sequences, steps, reverse);
   if (failed(args))
     return failure();
+  builder.nameLoopStates(stateNames);
   // The body's names are its own: the function's scope comes back after.
   llvm::StringMap<TensorRef> outer = scope;
   auto restore = llvm::make_scope_exit([&] { scope = std::move(outer); });
@@ -126,28 +127,21 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
   for (const std::string &name : elementNames)
     scope[name] = (*args)[k++];
   // The loops in the body add the variables they advance after this.
-  size_t innerUpdates = loopUpdates.size();
-  std::vector<std::pair<std::string, TensorRef>> bodyUpdates;
-  SmallVector<Location> bodyUpdateLocs;
+  BodyUpdates bodyUpdates;
+  bodyUpdates.innerUpdates = loopUpdates.size();
   while (!tok.isKeyword("return")) {
     if (tok.is(TokenKind::RBrace) || tok.is(TokenKind::Eof)) {
       builder.abandonScan();
       return error() << "a scan's body ends with 'return' and the next "
                         "values of its carried states, then its outputs";
     }
-    Lexer probe = lexer;
-    if (tok.isKeyword("updates") && probe.next().is(TokenKind::LBrace)) {
-      if (failed(parseUpdates(bodyUpdates, bodyUpdateLocs))) {
-        builder.abandonScan();
-        return failure();
-      }
-      if (!tok.isKeyword("return")) {
-        builder.abandonScan();
-        return error() << "the updates block of a scan's body comes last, "
-                          "just before its 'return'";
-      }
-      continue;
+    FailureOr<bool> sawUpdates = parseBodyUpdates("scan's", bodyUpdates);
+    if (failed(sawUpdates)) {
+      builder.abandonScan();
+      return failure();
     }
+    if (*sawUpdates)
+      continue;
     if (failed(parseStatement())) {
       builder.abandonScan();
       return failure();
@@ -203,25 +197,16 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
   }
   // Each step advances the variables of its updates block and those that
   // the loops in it advance: the scan carries them.
-  for (auto [update, at] : llvm::zip(bodyUpdates, bodyUpdateLocs))
-    loopUpdates.push_back({update.first, update.second, at});
-  std::vector<LoopUpdate> advanced(loopUpdates.begin() + innerUpdates,
-                                   loopUpdates.end());
-  loopUpdates.erase(loopUpdates.begin() + innerUpdates, loopUpdates.end());
-  for (const LoopUpdate &u : advanced)
-    if (failed(builder.updateInLoop(u.loc, u.name, u.value))) {
-      builder.abandonScan();
-      return failure();
-    }
+  FailureOr<std::vector<LoopUpdate>> advanced = advanceInLoop(bodyUpdates);
+  if (failed(advanced)) {
+    builder.abandonScan();
+    return failure();
+  }
   SmallVector<TensorRef> results =
       builder.endScan(loc, next, perStep, nextLocs);
   if (results.empty())
     return failure();
-  // Their final values update them after the loop.
-  for (auto [k, u] : llvm::enumerate(advanced))
-    loopUpdates.push_back(
-        {u.name, results[results.size() - advanced.size() + k], u.loc});
-  results.resize(results.size() - advanced.size());
+  passUpdatesOut(*advanced, results);
   if (results.size() != targets.size())
     return emitError(locOf(targets.front().loc()))
            << targets.size() << " name" << (targets.size() == 1 ? "" : "s")

@@ -166,6 +166,34 @@ private:
   /// the current token being 'while'; `targets` are the names assigned.
   mlir::LogicalResult parseWhile(llvm::ArrayRef<Token> targets);
 
+  // Shared variables advanced inside loops (ParserLoopUpdates.cpp).
+  /// A variable a loop advanced, with its value after the loop.
+  struct LoopUpdate {
+    std::string name;
+    TensorRef value;
+    mlir::Location loc;
+  };
+  /// What one loop's body advances: its own updates block, and the loops
+  /// inside it (the entries of `loopUpdates` from `innerUpdates` on).
+  struct BodyUpdates {
+    size_t innerUpdates = 0;
+    std::vector<std::pair<std::string, TensorRef>> own;
+    llvm::SmallVector<mlir::Location> ownLocs;
+  };
+  /// In a loop's body: parses its `updates { ... }` block when one starts
+  /// here (true), which must come last, just before 'return'; `loop` names
+  /// the loop ("scan's", "while loop's") for the message.
+  mlir::FailureOr<bool> parseBodyUpdates(llvm::StringRef loop,
+                                         BodyUpdates &updates);
+  /// Gives the builder's open loop the variables its body advances
+  /// (reported on failure), and returns them.
+  mlir::FailureOr<std::vector<LoopUpdate>> advanceInLoop(BodyUpdates &updates);
+  /// After the loop: its last `advanced.size()` results are the variables'
+  /// final values, which the loop around (or the function) updates them
+  /// with; drops them from `results`.
+  void passUpdatesOut(llvm::ArrayRef<LoopUpdate> advanced,
+                      llvm::SmallVectorImpl<TensorRef> &results);
+
   // Messages for numpy habits (ParserHints.cpp); each succeeds when the
   // tokens ahead are not the habit it knows.
   /// `E[ids]` after the name `name`, with a tensor as the index.
@@ -190,14 +218,9 @@ private:
   llvm::StringMap<TensorRef> scope;
   llvm::StringSet<> inputNames;
   llvm::StringSet<> symbols;
-  /// Shared variables advanced inside the loops parsed so far (a scan
+  /// Shared variables advanced inside the loops parsed so far (a loop
   /// body's `updates` block), with their final values: the function, or the
   /// loop around, updates them.
-  struct LoopUpdate {
-    std::string name;
-    TensorRef value;
-    mlir::Location loc;
-  };
   std::vector<LoopUpdate> loopUpdates;
   /// The function being parsed.
   std::string currentName;

@@ -9,7 +9,8 @@
 // `cond=` comes last: a bool scalar over the states, checked before each
 // step (the loop stops when it is false or after max_steps steps). The
 // body is a block of statements that sees the function's names and the
-// states; `return` lists the states' next values. The names on the left
+// states; it may end with an updates block (ParserLoopUpdates.cpp), and
+// `return` lists the states' next values. The names on the left
 // take the final states, then optionally the number of steps that ran
 // (i64[]).
 //
@@ -75,6 +76,7 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
           builder.beginWhile(loc, inits, *maxSteps);
       if (failed(args))
         return failure();
+      builder.nameLoopStates(stateNames);
       for (auto [k, stateName] : llvm::enumerate(stateNames))
         scope[stateName] = (*args)[k];
       FailureOr<Operand> cond = parseExpr();
@@ -138,28 +140,22 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
   scope = outer;
   for (auto [k, stateName] : llvm::enumerate(stateNames))
     scope[stateName] = bodyArgs[k];
+  // The loops in the body add the variables they advance after this.
+  BodyUpdates bodyUpdates;
+  bodyUpdates.innerUpdates = loopUpdates.size();
   while (!tok.isKeyword("return")) {
     if (tok.is(TokenKind::RBrace) || tok.is(TokenKind::Eof)) {
       builder.abandonScan();
       return error() << "a while loop's body ends with 'return' and the next "
                         "values of its carried states";
     }
-    Lexer probe = lexer;
-    if (tok.isKeyword("updates") && probe.next().is(TokenKind::LBrace)) {
-      builder.abandonScan();
-      return error() << "a while loop's body cannot update shared variables; "
-                        "carry the value as a state and update the variable "
-                        "with the final state after the loop";
-    }
-    size_t innerUpdates = loopUpdates.size();
+    FailureOr<bool> sawUpdates = parseBodyUpdates("while loop's", bodyUpdates);
+    if (failed(sawUpdates))
+      return abandon();
+    if (*sawUpdates)
+      continue;
     if (failed(parseStatement()))
       return abandon();
-    if (loopUpdates.size() != innerUpdates) {
-      builder.abandonScan();
-      return emitError(loopUpdates.back().loc)
-             << "a scan in a while loop's body cannot update shared "
-                "variables; carry the value as a state of both loops";
-    }
   }
   Location returnLoc = here();
   consume(); // return
@@ -190,9 +186,15 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
     next.push_back(t);
     nextLocs.push_back(value.loc);
   }
+  // Each step advances the variables of its updates block and those that
+  // the loops in it advance: the while carries them.
+  FailureOr<std::vector<LoopUpdate>> advanced = advanceInLoop(bodyUpdates);
+  if (failed(advanced))
+    return abandon();
   SmallVector<TensorRef> results = builder.endWhile(loc, next, nextLocs);
   if (results.empty())
     return failure();
+  passUpdatesOut(*advanced, results);
   if (targets.size() != inits.size() && targets.size() != inits.size() + 1)
     return emitError(locOf(targets.front().loc()))
            << targets.size() << " name" << (targets.size() == 1 ? "" : "s")

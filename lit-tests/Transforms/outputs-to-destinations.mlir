@@ -86,3 +86,26 @@ func.func @concat_prefix(%a: tensor<3xi1>, %b: tensor<2xi1>, %c: tensor<2xi1>) -
   %y = tensor.insert_slice %c into %p[3] [2] [1] : tensor<2xi1> into tensor<5xi1>
   return %x, %y : tensor<5xi1>, tensor<5xi1>
 }
+
+// -----
+
+// An output that an scf.if yields in one branch (ifelse(c, abs(t), t)) is
+// read, through the if's result, by a later output: its destination is
+// written after that read (tcc-difftest seed 26169; One-Shot Bufferize
+// could not avoid the read-after-write conflict).
+// CHECK-LABEL: func.func @yielded_by_if
+func.func @yielded_by_if(%x: tensor<3xf32>, %c: i1) -> (tensor<3xf32>, tensor<3xf32>) {
+  // CHECK: %[[T:.*]] = tc.sqrt
+  %t = tc.sqrt %x : tensor<3xf32>
+  // CHECK: %[[R:.*]] = scf.if
+  %r = scf.if %c -> (tensor<3xf32>) {
+    %a = tc.abs %t : tensor<3xf32>
+    scf.yield %a : tensor<3xf32>
+  } else {
+    scf.yield %t : tensor<3xf32>
+  }
+  // CHECK: %[[N:.*]] = tc.neg %[[R]]
+  // CHECK: bufferization.materialize_in_destination %[[T]]
+  %n = tc.neg %r : tensor<3xf32>
+  return %t, %n : tensor<3xf32>, tensor<3xf32>
+}

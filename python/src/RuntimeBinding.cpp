@@ -2,10 +2,11 @@
 //
 // One tcc::Runtime per process is Python's managed memory space: every
 // shared variable lives in its store, and every compiled function is loaded
-// into it, so that functions share variables as PyTensor's do. Calls release
-// the GIL; a readers-writer lock keeps loading and creating or erasing
-// variables apart from calls in flight (Runtime::load is not concurrent
-// with calls). The lock is always taken with the GIL released.
+// into it, so that functions share variables as PyTensor's do; a function
+// is unloaded when its last Python handle goes. Calls release the GIL; a
+// readers-writer lock keeps loading, unloading and creating or erasing
+// variables apart from calls in flight (Runtime::load and unload are not
+// concurrent with calls). The lock is always taken with the GIL released.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,10 +79,29 @@ SharedVariable *variable(const std::string &name) {
   return valueOrRaise(runtime().shared().lookup(name));
 }
 
+/// A program loaded into the space for one compiled function: unloaded
+/// when the last handle of the function goes, so that a process that
+/// compiles many functions holds the code (and, for one that went through
+/// the compile cache, the descriptor of its in-memory shared object) of
+/// those still alive only.
+struct LoadedProgram {
+  explicit LoadedProgram(std::shared_ptr<const Program> program)
+      : program(std::move(program)) {}
+  LoadedProgram(const LoadedProgram &) = delete;
+  LoadedProgram &operator=(const LoadedProgram &) = delete;
+  ~LoadedProgram() {
+    // After shutdown() the runtime (and the functions) are gone already.
+    ExclusiveLock lock;
+    if (space().runtime)
+      (void)space().runtime->unload(*program);
+  }
+  std::shared_ptr<const Program> program;
+};
+
 /// A compiled function as Python calls it.
 class PyFunction {
 public:
-  PyFunction(Function *fn, std::shared_ptr<const Program> program)
+  PyFunction(Function *fn, std::shared_ptr<LoadedProgram> program)
       : fn(fn), program(std::move(program)) {
     for (const ArgSpec &a : fn->spec().args)
       if (a.role == ArgRole::Input)
@@ -116,8 +136,15 @@ public:
     return specs;
   }
 
+  /// PyTensor's Function.free(): the buffers kept between calls go (a
+  /// borrowed output's); the function stays callable.
+  void free() {
+    ExclusiveLock lock;
+    fn->releaseKeptBuffers();
+  }
+
   Function *fn;
-  std::shared_ptr<const Program> program;
+  std::shared_ptr<LoadedProgram> program;
   std::vector<const ArgSpec *> inputs;
 
 private:
@@ -235,17 +262,30 @@ void bindRuntime(nb::module_ &m) {
       .def("__call__", &PyFunction::call)
       .def("call_one", &PyFunction::callOne)
       .def("inputs", &PyFunction::inputSpecs)
+      .def("free", &PyFunction::free)
       .def_prop_ro("name", [](PyFunction &f) { return f.fn->name(); });
 }
 
 nb::object loadProgram(std::shared_ptr<Program> program,
                        const std::string &name) {
-  ExclusiveLock lock;
-  Runtime &rt = runtime();
-  Status s = rt.load(program);
-  if (!s.ok())
-    raise(s);
-  return nb::cast(PyFunction(valueOrRaise(rt.function(name)), program));
+  Function *fn = nullptr;
+  {
+    ExclusiveLock lock;
+    Runtime &rt = runtime();
+    Status s = rt.load(program);
+    if (!s.ok())
+      raise(s);
+    Result<Function *> found = rt.function(name);
+    if (!found.ok()) {
+      (void)rt.unload(*program);
+      raise(found.status());
+    }
+    fn = found.value();
+  }
+  // Made after the lock is released: the handle takes it again to unload
+  // when it goes, even if the cast below fails.
+  auto loaded = std::make_shared<LoadedProgram>(std::move(program));
+  return nb::cast(PyFunction(fn, std::move(loaded)));
 }
 
 } // namespace tcc::python

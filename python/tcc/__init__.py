@@ -17,8 +17,9 @@ _atexit.register(_tcc.shutdown)
 
 from ._graph import Variable, TensorType  # noqa: E402
 from ._sharedvar import SharedVariable, shared  # noqa: E402
-from ._function import (CompileError, DisconnectedInputError, Function, In,  # noqa: E402
-                        MissingInputError, Out, UnusedInputError, function, grad)
+from ._function import (CompileError, Function, In, MissingInputError, Out,  # noqa: E402
+                        UnusedInputError, function, function_dump)
+from ._grad import DisconnectedInputError, grad  # noqa: E402
 from ._printing import dprint, pp, pydotprint  # noqa: E402
 from . import _printing as printing  # noqa: E402,F401
 from . import tensor  # noqa: E402

@@ -2,20 +2,24 @@
 
 `function` collects what a function computes (outputs, updates, default
 updates, givens) and checks it as PyTensor does; `_graphfile.py` writes it
-as a tcc graph file, compiles it with the `tcc` tool and loads it into the
+as a tcc graph file, compiles it in this process and loads it into the
 process's managed memory space, where the shared variables already live.
 `Function` converts the arguments of a call and hands them to the runtime.
 """
 
+import copy as _copy
 import itertools
+import pickle
 import re
 import warnings
 
 import numpy as np
 
-from ._graph import FLOAT_DTYPES, Variable
+from ._graph import Variable, source_location
 from ._graphfile import (_OUTPUT_MISMATCH, CompileError, MissingInputError,
                          _build, _compile_graph, _merge_dims, _topological)
+from ._containers import Container, InputFinder
+from ._givens import Replacer, reads_a_replaced_variable
 from ._sharedvar import SharedVariable
 
 _function_ids = itertools.count()
@@ -25,33 +29,41 @@ class UnusedInputError(Exception):
     """An input that no output or update depends on (on_unused_input='raise')."""
 
 
-class DisconnectedInputError(ValueError):
-    """grad with respect to a variable the cost does not depend on
-    (disconnected_inputs='raise')."""
-
-
-for _cls in (CompileError, UnusedInputError, MissingInputError, DisconnectedInputError):
+for _cls in (CompileError, UnusedInputError, MissingInputError):
     _cls.__module__ = "tcc"
 
 
 class In:
     """PyTensor's In: an input with its flags. borrow=True or mutable=True:
     the function may overwrite the array (it is passed without a copy, and
-    a call that would need one is an error)."""
+    a call that would need one is an error). `value` is the input's default
+    (or a Container of another function: the two share it); with `update`,
+    the function keeps the input's state there, replaced by `update` (its
+    value in the same call) after every call. `implicit` (by default: when
+    `value` is a Container) takes the input out of the positional
+    arguments."""
 
     def __init__(self, variable, name=None, value=None, update=None,
                  mutable=False, strict=False, allow_downcast=None,
                  autoname=True, implicit=None, borrow=False, shared=False):
-        if update is not None and value is None:
-            raise ValueError("In(update=...) needs a value to start from")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"an input's name is a string, not {type(name).__name__}")
+        if update is not None and isinstance(variable, Variable) and \
+                isinstance(update, Variable) and \
+                (update.ndim != variable.ndim or update.dtype != variable.dtype):
+            raise TypeError(
+                f"the update of input {variable!r} ({variable.dtype}, {variable.ndim} "
+                f"dimensions) must have its type, not {update.dtype} with "
+                f"{update.ndim} dimensions")
         self.update = update
         self.variable = variable
-        self.name = name if name is not None else variable.name
+        self.name = name if name is not None else getattr(variable, "name", None)
         self.value = value
         self.mutable = mutable
         self.borrow = borrow or mutable
         self.strict = strict
         self.allow_downcast = allow_downcast
+        self.implicit = isinstance(value, Container) if implicit is None else bool(implicit)
 
 
 class Out:
@@ -62,21 +74,23 @@ class Out:
         self.variable = variable
         self.borrow = borrow
 
-class _GradGroup:
-    """One grad call: its cost, the variables it differentiates with respect
-    to, and those it takes as constants (consider_constant)."""
+    def __repr__(self):
+        return f"Out({self.variable!r}, borrow={self.borrow})"
 
-    def __init__(self, cost, wrt, constants):
-        self.cost = cost
-        self.wrt = wrt
-        self.constants = constants
+
+class DuplicateInputError(UnusedInputError, ValueError):
+    """An input given twice: one of the two is unused (PyTensor's
+    UnusedInputError), and a ValueError as tcc raised before."""
+
+
+_MISSING = object()
 
 
 class Function:
     """A compiled function: call it with numpy arrays (or numbers, lists)."""
 
     def __init__(self, inputs, outputs, out_kind, out_keys, updates, givens,
-                 name, trust_input):
+                 name, trust_input, containers=None):
         self.name = name
         self.maker_inputs = inputs
         self._outputs = outputs
@@ -85,13 +99,21 @@ class Function:
         self._updates = updates
         self._givens = givens
         self._fname = f"f{next(_function_ids)}"
-        self._shared = [v for v in _topological([o.variable for o in outputs] + [u for _, u in updates], givens)
-                        if isinstance(v, SharedVariable)] + [s for s, _ in updates]
-        # In(x, value, update=e): a container the function keeps; e is one
-        # more (hidden) output, stored as the input's next value.
-        self._containers = [k for k, i in enumerate(inputs) if i.update is not None]
-        outputs = list(outputs) + [Out(inputs[k].update) for k in self._containers]
-        self._n_user_outputs = len(outputs) - len(self._containers)
+        # Each input's storage (PyTensor's containers): its default or its
+        # state; In(x, value=f.container[y]) shares another function's.
+        if containers is None:
+            # A default is kept as an array of the input's dtype (PyTensor
+            # filters it through the type): a copy of the caller's value.
+            containers = [i.value if isinstance(i.value, Container) else
+                          Container(None if i.value is None else
+                                    np.array(i.value, dtype=i.variable.dtype))
+                          for i in inputs]
+        self._input_containers = containers
+        # In(x, value, update=e): state the function keeps; e is one more
+        # (hidden) output, stored in the input's container.
+        self._updated_inputs = [k for k, i in enumerate(inputs) if i.update is not None]
+        outputs = list(outputs) + [Out(inputs[k].update) for k in self._updated_inputs]
+        self._n_user_outputs = len(outputs) - len(self._updated_inputs)
         text, locs = _compile_graph(inputs, outputs, updates, givens, self._fname)
         self._graph_text = text  # for pydotprint: the graph file tcc compiled
         try:
@@ -108,14 +130,62 @@ class Function:
             self._fn, self._compile_cache = _build(text, locs, self._fname)
             self._graph_text = text
         self._call_one = self._fn.call_one
-        self.trust_input = trust_input
+        # Positional arguments fill the inputs that are not implicit.
+        self._explicit = [k for k, i in enumerate(inputs) if not i.implicit]
         self._by_name = {}
         for k, i in enumerate(inputs):
             if i.name:
-                self._by_name[i.name] = k
+                # A name that several inputs have finds none of them.
+                self._by_name[i.name] = -1 if i.name in self._by_name else k
         self._dtypes = [i.variable.dtype for i in inputs]
         self._ndims = [i.variable.ndim for i in inputs]
         self._np_dtypes = [np.dtype(d) for d in self._dtypes]
+        self.trust_input = trust_input
+
+    # --- PyTensor's views of the inputs' storage ---------------------------
+    def _input_index(self, key):
+        if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+            if not 0 <= key < len(self.maker_inputs):
+                raise KeyError(key)
+            return int(key)
+        if isinstance(key, str):
+            k = self._by_name.get(key)
+            if k is None:
+                raise KeyError(f"no input named {key!r}")
+            if k < 0:
+                raise TypeError(f"the name {key!r} is ambiguous: several inputs have it")
+            return k
+        for k, i in enumerate(self.maker_inputs):
+            if i.variable is key:
+                return k
+        raise KeyError(key)
+
+    @property
+    def container(self):
+        """The inputs' Containers, by variable, name or position."""
+        return InputFinder(self, values=False)
+
+    @property
+    def value(self):
+        """The values the inputs' Containers hold (settable)."""
+        return InputFinder(self, values=True)
+
+    def __getitem__(self, key):
+        return self._input_containers[self._input_index(key)].value
+
+    def __setitem__(self, key, value):
+        self._input_containers[self._input_index(key)].value = value
+
+    @property
+    def outputs(self):
+        """The outputs (Out), in the order of the results; a dict's by
+        sorted key."""
+        return list(self._outputs[:self._n_user_outputs])
+
+    @property
+    def unpack_single(self):
+        """True when the call returns one array, not a list."""
+        return self._out_kind == "single"
 
     def _convert(self, k, value):
         i = self.maker_inputs[k]
@@ -155,36 +225,49 @@ class Function:
                 f"dimensions, the array has {value.ndim} (shape {value.shape})")
         return value
 
+    def _arguments(self, args, kwargs, convert):
+        """Each input's value for a call: the positional arguments fill the
+        explicit inputs in order, keywords go by name, the rest comes from
+        the inputs' containers."""
+        n = len(self.maker_inputs)
+        if len(args) > len(self._explicit):
+            raise TypeError(f"too many arguments: {self._fname} takes "
+                            f"{len(self._explicit)} positional inputs, got {len(args)}")
+        values = [_MISSING] * n
+        for k, a in zip(self._explicit, args):
+            values[k] = a
+        for key, value in kwargs.items():
+            k = self._by_name.get(key)
+            if k is None:
+                raise TypeError(f"unknown input name {key!r}")
+            if k < 0:
+                raise TypeError(f"the input name {key!r} is ambiguous: several inputs have it")
+            if values[k] is not _MISSING:
+                raise TypeError(f"input {key!r} is given twice (by position and by name)")
+            values[k] = value
+        for k in range(n):
+            if values[k] is _MISSING:
+                values[k] = self._input_containers[k].value
+                if values[k] is None:
+                    raise TypeError(f"missing input {k} ({self.maker_inputs[k].variable!r})")
+            if convert:
+                values[k] = self._convert(k, values[k])
+        return values
+
     def __call__(self, *args, **kwargs):
         if self._trusted_single and not kwargs:
             return self._call_one(*args)  # trust_input: straight to the runtime
-        n = len(self.maker_inputs)
-        if self.trust_input and not kwargs:
-            values = list(args)
-        elif not kwargs and len(args) == n and all(
-                type(a) is np.ndarray and a.dtype is d and a.ndim == k
-                for a, d, k in zip(args, self._np_dtypes, self._ndims)):
-            values = list(args)  # arrays of the right dtype and rank
+        if not kwargs and self._all_explicit and len(args) == len(self._np_dtypes) and (
+                self.trust_input or all(
+                    type(a) is np.ndarray and a.dtype is d and a.ndim == k
+                    for a, d, k in zip(args, self._np_dtypes, self._ndims))):
+            values = args  # arrays of the right dtype and rank
         else:
-            if len(args) > n:
-                raise TypeError(f"too many arguments: {self._fname} takes {n} inputs")
-            values = list(args) + [None] * (n - len(args))
-            given = [True] * len(args) + [False] * (n - len(args))
-            for key, value in kwargs.items():
-                if key not in self._by_name:
-                    raise TypeError(f"unknown input name {key!r}")
-                values[self._by_name[key]] = value
-                given[self._by_name[key]] = True
-            for k in range(n):
-                if not given[k]:
-                    if self.maker_inputs[k].value is None:
-                        raise TypeError(f"missing input {k} ({self.maker_inputs[k].variable!r})")
-                    values[k] = self.maker_inputs[k].value
-                values[k] = self._convert(k, values[k])
+            values = self._arguments(args, kwargs, convert=not self.trust_input)
         results = self._fn(*values)
-        if self._containers:
-            for k, value in zip(self._containers, results[self._n_user_outputs:]):
-                self.maker_inputs[k].value = value
+        if self._updated_inputs:
+            for k, value in zip(self._updated_inputs, results[self._n_user_outputs:]):
+                self._input_containers[k].value = value
             results = results[:self._n_user_outputs]
         if self._out_kind == "single":
             return results[0]
@@ -200,14 +283,17 @@ class Function:
     def trust_input(self, value):
         # Settable after compiling, as PyTensor's (f.trust_input = True).
         self._trust_input = bool(value)
-        self._trusted_single = (self._trust_input and not self._containers
-                                and self._out_kind == "single")
+        self._all_explicit = len(self._explicit) == len(self.maker_inputs)
+        self._trusted_single = (self._trust_input and not self._updated_inputs
+                                and self._all_explicit and self._out_kind == "single")
 
     def copy(self, share_memory=False, swap=None, delete_updates=False,
              name=None, profile=None):
         """A new function of the same graph: `swap` maps shared variables
-        to others of the same type, `delete_updates` drops the updates.
-        Both functions use the same shared variables otherwise; each has
+        to others of the same type, `delete_updates` drops the updates of
+        shared variables. Both functions use the same shared variables
+        otherwise. The copy's inputs have containers of their own, holding
+        the same defaults (a copy of a mutable input's). Each function keeps
         its own buffers (tcc keeps no storage between calls but a borrowed
         output's, so share_memory changes nothing else)."""
         givens = dict(self._givens)
@@ -220,18 +306,32 @@ class Function:
             givens[old] = new
         updates = [] if delete_updates else [
             (givens.get(s, s), u) for s, u in self._updates]
+        containers = [Container(_copy.copy(c.value) if i.mutable else c.value)
+                      for i, c in zip(self.maker_inputs, self._input_containers)]
         return Function(self.maker_inputs, self._outputs[:self._n_user_outputs],
                         self._out_kind, self._out_keys, updates, givens,
-                        name if name is not None else self.name, self.trust_input)
+                        name if name is not None else self.name, self.trust_input,
+                        containers)
+
+    def __copy__(self):
+        return self.copy()
 
     def free(self):
-        """Nothing to free: tcc's temporaries go when each call ends."""
+        """PyTensor's free(): drops the storage the function keeps between
+        calls. tcc's temporaries go when each call ends already; what stays
+        is each borrowed output's buffer (Out(y, borrow=True)), reused from
+        call to call: it goes once no array of an earlier call holds it,
+        and the next call allocates it again (so it no longer overwrites
+        the arrays earlier calls returned). The function stays callable;
+        its code goes when the function itself does."""
+        self._fn.free()
 
     def __reduce__(self):
-        # Unpickling compiles the graph again.
+        # Unpickling compiles the graph again. The containers go along, so
+        # functions pickled together still share theirs.
         return (Function, (self.maker_inputs, self._outputs[:self._n_user_outputs], self._out_kind,
                            self._out_keys, self._updates, self._givens,
-                           self.name, self.trust_input))
+                           self.name, self.trust_input, self._input_containers))
 
 
 def function(inputs, outputs=None, mode=None, updates=None, givens=None,
@@ -257,13 +357,14 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
         if not isinstance(i.variable, Variable):
             raise TypeError(f"input {k} is {type(i.variable).__name__}, not a symbolic variable")
         if isinstance(i.variable, SharedVariable):
-            raise TypeError(f"input {k} ({i.variable!r}) is a shared variable: "
-                            "shared variables are implicit inputs; use givens to replace one")
+            raise TypeError(f"Cannot use a shared variable ({i.variable!r}) as explicit "
+                            f"input {k}: {i.variable!r} is a shared variable, an implicit "
+                            "input of every function that reads it (use givens to replace it)")
         ins.append(i)
     seen = set()
     for k, i in enumerate(ins):
         if i.variable.id in seen:
-            raise ValueError(f"input {k} ({i.variable!r}) is given twice")
+            raise DuplicateInputError(f"input {k} ({i.variable!r}) is given twice")
         seen.add(i.variable.id)
         name_ok = i.name and re.fullmatch(r"[A-Za-z_]\w*", i.name)
         i.tg_name = f"{i.name}" if name_ok else f"in{k}"
@@ -281,7 +382,10 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
     if outputs is None:
         outs = []
     elif isinstance(outputs, dict):
-        out_kind, out_keys = "dict", list(outputs)
+        # PyTensor's rule: string keys, the results in sorted key order.
+        assert all(isinstance(key, str) for key in outputs), \
+            "the keys of a dict of outputs must be strings"
+        out_kind, out_keys = "dict", sorted(outputs)
         outs = [outputs[key] for key in out_keys]
     elif isinstance(outputs, (list, tuple)):
         outs = list(outputs)
@@ -316,20 +420,47 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
     if isinstance(givens, dict):
         givens = list(givens.items())
     givens = {a: (b if isinstance(b, Variable) else as_tensor_variable(b)) for a, b in (givens or [])}
+    for a in givens:
+        if any(a is i.variable for i in ins):
+            raise RuntimeError(
+                f"givens replaces {a!r}, an input of the function: replacing an "
+                "input is forbidden (give the function the replacement's inputs)")
+    stop = {i.variable.id for i in ins}
+    replace = None
+    if givens and reads_a_replaced_variable(givens):
+        # givens={a: a + 10}: the graph rebuilt with the replacements in
+        # (_givens.py), compiled without givens.
+        replace = Replacer(givens)
+        outs = [Out(replace(o.variable), o.borrow) for o in outs]
+        updates = [(s, replace(u)) for s, u in updates]
+        for k, i in enumerate(ins):
+            if i.update is not None:
+                ins[k] = _copy.copy(i)
+                ins[k].update = replace(i.update)
+        givens = {}
 
     # Default updates of the shared variables the graph reads.
     updated = {s.id for s, _ in updates}
     if no_default_updates is not True:
         skip = set() if not no_default_updates else {v.id for v in no_default_updates}
-        for v in _topological([o.variable for o in outs] + [u for _, u in updates], givens):
-            if isinstance(v, SharedVariable) and v.default_update is not None \
-                    and v.id not in updated and v.id not in skip:
-                updates.append((v, v.default_update))
-                updated.add(v.id)
+        # Until no new one: a default update may read variables with
+        # default updates of their own (x - y, with y's default update z).
+        grown = True
+        while grown:
+            grown = False
+            for v in _topological([o.variable for o in outs] + [u for _, u in updates],
+                                  givens, stop):
+                if isinstance(v, SharedVariable) and v.default_update is not None \
+                        and v.id not in updated and v.id not in skip:
+                    updates.append((v, v.default_update if replace is None
+                                    else replace(v.default_update)))
+                    updated.add(v.id)
+                    grown = True
 
     # Unused inputs.
     reached = {v.id for v in _topological([o.variable for o in outs] + [u for _, u in updates]
-                                          + [i.update for i in ins if i.update is not None], givens)}
+                                          + [i.update for i in ins if i.update is not None],
+                                          givens, stop)}
     for k, i in enumerate(ins):
         if i.variable.id not in reached:
             msg = (f"input {k} ({i.variable!r}) of the function is not used by any "
@@ -338,35 +469,26 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
                 raise UnusedInputError(msg)
             if on_unused_input == "warn":
                 warnings.warn(msg, stacklevel=2)
+    if name is None:
+        # PyTensor's default name: where the function was made.
+        loc = source_location()
+        name = f"{loc[0]}:{loc[1]}"
     return Function(ins, outs, out_kind, out_keys, updates, givens, name, trust_input)
 
 
-def grad(cost, wrt, consider_constant=None, disconnected_inputs="raise", **kwargs):
-    """The symbolic gradient of the scalar `cost` with respect to `wrt` (a
-    variable or a list), computed by tcc's own grad. The variables of
-    `consider_constant` are taken as constants: no gradient goes through
-    them to what they are computed from."""
-    constants = list(consider_constant or [])
-    for k, c in enumerate(constants):
-        if not isinstance(c, Variable):
-            raise TypeError(f"consider_constant[{k}] is {type(c).__name__}, "
-                            "not a symbolic variable")
-    single = not isinstance(wrt, (list, tuple))
-    wrt_list = [wrt] if single else list(wrt)
-    if cost.ndim != 0:
-        raise TypeError(f"cost must be a scalar, got a tensor of {cost.ndim} dimensions")
-    if disconnected_inputs not in ("raise", "warn", "ignore"):
-        raise ValueError("disconnected_inputs must be 'raise', 'warn' or 'ignore'")
-    reached = {v.id for v in _topological([cost], {})}
-    for k, w in enumerate(wrt_list):
-        if w.id not in reached:
-            msg = (f"grad: the cost does not depend on wrt {k} ({w!r}); its "
-                   f"gradient is zero (pass disconnected_inputs='ignore' or 'warn')")
-            if disconnected_inputs == "raise":
-                raise DisconnectedInputError(msg)
-            if disconnected_inputs == "warn":
-                warnings.warn(msg, stacklevel=2)
-    group = _GradGroup(cost, wrt_list, constants)
-    parts = [Variable("grad_part", [cost, w], {"group": group, "index": k}, w.dtype, w.ndim,
-                      shape=w.static_shape) for k, w in enumerate(wrt_list)]
-    return parts[0] if single else parts
+def function_dump(filename, inputs, outputs=None, mode=None, updates=None,
+                  givens=None, no_default_updates=False, accept_inplace=False,
+                  name=None, rebuild_strict=True, allow_input_downcast=None,
+                  profile=None, on_unused_input=None, extra_tag_to_remove=None,
+                  trust_input=False):
+    """PyTensor's function_dump: pickles the arguments of a `function`
+    call to `filename`, so that `function(**pickle.load(f))` makes it again
+    (in another process too)."""
+    args = dict(inputs=inputs, outputs=outputs, mode=mode, updates=updates,
+                givens=givens, no_default_updates=no_default_updates,
+                accept_inplace=accept_inplace, name=name,
+                rebuild_strict=rebuild_strict,
+                allow_input_downcast=allow_input_downcast, profile=profile,
+                on_unused_input=on_unused_input, trust_input=trust_input)
+    with open(filename, "wb") as f:
+        pickle.dump(args, f, pickle.HIGHEST_PROTOCOL)

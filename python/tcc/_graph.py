@@ -243,5 +243,15 @@ class TensorType:
         return Variable("input", dtype=self.dtype, ndim=len(self.shape),
                         name=name, shape=self.shape)
 
+    def values_eq(self, a, b):
+        """Whether two values of this type are equal (PyTensor's)."""
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+
+    def values_eq_approx(self, a, b):
+        """Whether two values of this type are equal within float tolerance."""
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and bool(np.allclose(a, b))
+
     def __repr__(self):
         return f"TensorType({self.dtype}, shape={self.shape})"

@@ -43,8 +43,10 @@ def _tg_literal(v):
     return repr(v)
 
 
-def _topological(roots, givens):
-    """The variables the roots depend on, inputs first (no recursion)."""
+def _topological(roots, givens, stop=()):
+    """The variables the roots depend on, inputs first (no recursion). The
+    walk ends at the variables whose ids are in `stop` (a function's inputs:
+    an intermediate value given as an input hides what computes it)."""
     order, seen = [], set()
     stack = [(r, False) for r in reversed(roots)]
     while stack:
@@ -57,6 +59,8 @@ def _topological(roots, givens):
             continue
         seen.add(v.id)
         stack.append((v, True))
+        if v.id in stop:
+            continue
         for i in reversed(v.inputs):
             i = givens.get(i, i)
             if i.id not in seen:
@@ -95,7 +99,7 @@ def _dim_text(d, fresh):
 def _compile_graph(inputs, outputs, updates, givens, fname):
     """Writes the graph file of a function, compiles it and loads it."""
     roots = [o.variable for o in outputs] + [u for _, u in updates]
-    order = _topological(roots, givens)
+    order = _topological(roots, givens, {i.variable.id for i in inputs})
 
     # Dims: inputs get a class per dimension, the ops unify them.
     dims, size_dims = {}, {}
@@ -116,6 +120,12 @@ def _compile_graph(inputs, outputs, updates, givens, fname):
         dims[v.id] = _dims.infer(v, ins, size_dims)
         if v.op == "size":
             size_dims[v.id] = dims[v.inputs[0].id][v.params["axis"]]
+    # A shared variable's shape is fixed: an update's sizes are its sizes
+    # (an input it is computed from is declared with them, and checked).
+    for s, u in updates:
+        for d, size in zip(dims[givens.get(u, u).id], s.static_shape):
+            if size is not None:
+                _dims.union(d, _dims.Dim(size))
     # Name each input dimension's class once.
     for i in inputs:
         for k, d in enumerate(dims[i.variable.id]):

@@ -42,6 +42,39 @@ def test_function_errors():
         pytensor.function([x], x, on_unused_input="maybe")
 
 
+def test_input_output_and_givens_errors():
+    x, y = pt.dvector("x"), pt.dvector("y")
+    with pytest.raises(pytensor.UnusedInputError, match="given twice") as err:
+        pytensor.function([x, x], x)
+    assert isinstance(err.value, ValueError)  # as before, too
+    with pytest.raises(TypeError, match="name is a string"):
+        In(x, name=["x"])
+    with pytest.raises(TypeError, match="must have its type"):
+        In(x, value=np.zeros(2), update=x.sum())
+    with pytest.raises(RuntimeError, match="an input of the function"):
+        pytensor.function([x], x * 2, givens={x: y})
+    with pytest.raises(AssertionError, match="must be strings"):
+        pytensor.function([x], {1: x})
+    same = pytensor.function([x, pt.dvector("x")], x * 2, on_unused_input="ignore")
+    with pytest.raises(TypeError, match="ambiguous"):
+        same(np.ones(2), x=np.ones(2))
+    f = pytensor.function([x, y], x + y)
+    with pytest.raises(TypeError, match="given twice"):
+        f(np.ones(2), np.ones(2), x=np.ones(2))
+
+
+def test_set_value_errors():
+    strict = pytensor.shared(np.zeros(2), strict=True)
+    with pytest.raises(TypeError, match="is strict"):
+        strict.set_value([1.0, 2.0])
+    loose = pytensor.shared(np.zeros(2, dtype="float32"))
+    with pytest.raises(TypeError):
+        loose.set_value(np.ones(2))  # float64 into float32 loses precision
+    with pytest.raises(ValueError):
+        loose.set_value("adsf")
+    assert loose.get_value().tolist() == [0.0, 0.0]
+
+
 def test_grad_errors():
     x, y = pt.dvector("x"), pt.dvector("y")
     with pytest.raises(pytensor.DisconnectedInputError) as err:

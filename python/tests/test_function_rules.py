@@ -130,3 +130,14 @@ def test_default_updates_and_no_default_updates():
     assert x.get_value() == before + 2
     tcc.function([], [x])()
     assert x.get_value() == before + 2
+
+
+def test_givens_whose_replacement_reads_the_replaced_variable():
+    # PyTensor takes a replacement as it is: in {w: w * 3}, the w of w * 3
+    # is the old w. Gradients are of the graph with the replacement in.
+    w = tcc.shared(2.0, "w")
+    x = pt.dscalar("x")
+    g = tcc.function([x], [(w * x) ** 2, tcc.grad((w * x) ** 2, x)], givens={w: w * 3})
+    value, slope = g(1.0)
+    assert value == 36.0 and slope == 72.0
+    assert tcc.function([], tcc.grad(w * w, w), givens={w: w + 1})() == 6.0

@@ -88,6 +88,12 @@ void Function::runEntry(void **pointers, Footprint &footprint) {
   footprint.allocated += peak;
 }
 
+void Function::releaseKeptBuffers() {
+  std::lock_guard<std::mutex> lock(outputMutex_);
+  for (std::vector<std::shared_ptr<Buffer>> &cache : borrowedOutputs_)
+    cache.clear();
+}
+
 Result<std::shared_ptr<Buffer>>
 Function::borrowedOutputBuffer(size_t o, size_t bytes, Device &device,
                                const std::vector<ByteRange> &inUse,

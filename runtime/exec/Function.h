@@ -109,6 +109,14 @@ public:
   /// arrays (see above).
   Result<std::vector<Value>> callValues(const std::vector<Value> &inputs);
 
+  /// PyTensor's Function.free(): drops the buffers the function keeps
+  /// between calls (each borrowed output's, reused from call to call), so
+  /// that their memory goes once no array of an earlier call holds it. The
+  /// function stays callable; its next call allocates them again (and no
+  /// longer writes what an earlier call returned). Not concurrent with
+  /// calls of this function.
+  void releaseKeptBuffers();
+
   /// Where the function runs: its program's target.
   Target target() const { return program_->manifest.target; }
 

@@ -118,7 +118,45 @@ Result<Function *> Runtime::compileDeferred(const std::string &name) {
                          "compiling function '" + name +
                              "' gave a program without it");
   TCC_RETURN_IF_ERROR(loadCode(code.value(), /*alreadyLoaded=*/true));
+  compiledFor_[owner.get()].push_back(code.value());
   return functions_.at(name).get();
+}
+
+Status Runtime::unload(const Program &program) {
+  std::lock_guard<std::mutex> lock(functionsMutex_);
+  auto it = std::find_if(programs_.begin(), programs_.end(),
+                         [&](const std::shared_ptr<const Program> &p) {
+                           return p.get() == &program;
+                         });
+  if (it == programs_.end()) {
+    std::string names;
+    for (const FunctionSpec &f : program.manifest.functions)
+      names += (names.empty() ? "'" : ", '") + f.name + "'";
+    return Status::error(
+        ErrorCode::NotFound,
+        "the program of " +
+            (names.empty() ? std::string("no function") : names) +
+            " is not loaded in this runtime");
+  }
+  for (const FunctionSpec &f : program.manifest.functions)
+    functions_.erase(f.name);
+  // A deferred program's functions came in programs of their own.
+  auto compiled = compiledFor_.find(&program);
+  if (compiled != compiledFor_.end()) {
+    for (const std::shared_ptr<const Program> &code : compiled->second) {
+      for (const FunctionSpec &f : code->manifest.functions)
+        functions_.erase(f.name);
+      programs_.erase(std::find(programs_.begin(), programs_.end(), code));
+    }
+    compiledFor_.erase(compiled);
+  }
+  for (const std::string &name : program.deferred)
+    deferred_.erase(name);
+  programs_.erase(std::find_if(programs_.begin(), programs_.end(),
+                               [&](const std::shared_ptr<const Program> &p) {
+                                 return p.get() == &program;
+                               }));
+  return Status::success();
 }
 
 Result<Function *> Runtime::function(const std::string &name) const {

@@ -51,6 +51,15 @@ public:
   /// functions a program defers (Program::deferred) are compiled when
   /// function() first asks for them.
   Status load(std::shared_ptr<const Program> program);
+  /// Undoes load(): the program's functions are no longer callable (their
+  /// Function objects are destroyed; pointers to them dangle) and the
+  /// runtime drops its references to the program, so that its code (a JIT
+  /// engine, a shared object and its descriptor) goes when the last other
+  /// holder lets go. The shared variables it created stay in the store.
+  /// Not concurrent with calls. NotFound when this runtime did not load
+  /// `program` (or unloaded it already); nothing changes then. The functions
+  /// compiled for a program that defers them go with it.
+  Status unload(const Program &program);
 
   /// A loaded function by name. A deferred one is compiled first, with the
   /// functions it calls; a compile error is returned (and the next request
@@ -86,6 +95,10 @@ private:
   std::map<std::string, std::unique_ptr<Function>> functions_;
   /// Deferred functions not compiled yet, with the program that can.
   std::map<std::string, std::shared_ptr<const Program>> deferred_;
+  /// The programs compiled for each deferred one, which unload() removes
+  /// with it.
+  std::map<const Program *, std::vector<std::shared_ptr<const Program>>>
+      compiledFor_;
   /// Guards functions_ and deferred_ while a deferred function compiles
   /// (function() may be called from several threads).
   mutable std::mutex functionsMutex_;

@@ -161,3 +161,19 @@ TEST_CASE("the compile cache stores each function as it is compiled",
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("unloading a deferred program removes the functions compiled for it",
+          "[first-use]") {
+  std::shared_ptr<tcc::Program> program =
+      deferredProgram(quietOptions(), std::make_shared<std::atomic<int>>(0));
+  tcc::Runtime runtime;
+  REQUIRE(runtime.load(program).ok());
+  REQUIRE(runtime.function("evaluate").ok());
+  REQUIRE(runtime.unload(*program).ok());
+  CHECK(runtime.functionNames().empty());
+  CHECK(runtime.function("evaluate").status().code() ==
+        tcc::ErrorCode::NotFound);
+  // Its names are free again.
+  REQUIRE(runtime.load(program).ok());
+  CHECK(runtime.function("classify").ok());
+}

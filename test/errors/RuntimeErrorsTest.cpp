@@ -85,6 +85,35 @@ TEST_CASE("loading programs", "[errors][load]") {
     CHECK_ERROR(runtime.function("g"), NotFound,
                 "no function named 'g' (loaded: f)");
   }
+  SECTION("a program unloaded twice, or never loaded") {
+    Runtime runtime;
+    CHECK_ERROR(runtime.unload(*program), NotFound,
+                "the program of 'f' is not loaded in this runtime");
+    REQUIRE_OK(runtime.load(program));
+    REQUIRE_OK(runtime.unload(*program));
+    CHECK_ERROR(runtime.unload(*program), NotFound,
+                "the program of 'f' is not loaded in this runtime");
+    // Unloaded, its functions are gone and their names free again.
+    CHECK_ERROR(runtime.function("f"), NotFound,
+                "no function named 'f' (loaded: none)");
+    REQUIRE_OK(runtime.load(program));
+    REQUIRE_OK(runtime.function("f"));
+  }
+  SECTION("an unloaded program's code goes with its last holder") {
+    Runtime runtime;
+    // A Program of its own (compileGraph's are kept for the whole test
+    // run), sharing the compiled code.
+    std::shared_ptr<const Program> own =
+        std::make_shared<Program>(*compileGraph(kGraph));
+    std::weak_ptr<const Program> watch = own;
+    REQUIRE_OK(runtime.load(own));
+    own.reset();
+    CHECK_FALSE(watch.expired()); // the runtime holds it while loaded
+    REQUIRE_OK(runtime.unload(*watch.lock()));
+    CHECK(watch.expired());
+    // The shared variable it made stays in the store.
+    CHECK(runtime.shared().contains("s"));
+  }
   SECTION("a shared variable that exists with another type") {
     Runtime runtime;
     REQUIRE_OK(runtime.shared().create("s", zerosOf(DType::F32, {3})));

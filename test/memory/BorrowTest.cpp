@@ -138,6 +138,33 @@ TEST_CASE("Out(y, borrow): repeated calls return the same buffer and "
   CHECK(values(y1) == doubled(values(b)));
 }
 
+TEST_CASE("releaseKeptBuffers (PyTensor's free()): the next call gets a "
+          "new buffer and no longer writes an earlier result",
+          "[borrow][counters]") {
+  auto rt = loadGraph(kTwice);
+  Function &f = fn(*rt, "twice_out");
+  Array a = iota({3, 4});
+  Array b = iota({3, 4}, 3.0f);
+  Array y1 = callOk(f, {a})[0];
+  CounterSnapshot kept = rt->counters().snapshot();
+  f.releaseKeptBuffers();
+  // y1 still holds the buffer: it is not freed, only no longer the
+  // function's.
+  CHECK((rt->counters().snapshot() - kept).liveManaged == 0);
+  Array y2 = callOk(f, {b})[0];
+  CHECK(addressOf(y2) != addressOf(y1));
+  CHECK(values(y1) == doubled(values(a)));
+  CHECK(values(y2) == doubled(values(b)));
+  // Once no array holds it, the released buffer's memory goes.
+  CounterSnapshot before = rt->counters().snapshot();
+  y1 = Array();
+  CHECK((rt->counters().snapshot() - before).liveManaged ==
+        -int64_t(a.nbytes()));
+  // The new buffer is kept and reused again.
+  Array y3 = callOk(f, {a})[0];
+  CHECK(addressOf(y3) == addressOf(y2));
+}
+
 TEST_CASE("Out(y) not borrowed: a fresh buffer every call, never changed "
           "by later calls",
           "[borrow][counters]") {

@@ -11,6 +11,7 @@
 #include "compiler/driver/Compiler.h"
 #include "compiler/dump/ExplainContract.h"
 #include "compiler/dump/GraphView.h"
+#include "compiler/dump/SavedStates.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "runtime/loader/SharedObject.h"
 
@@ -63,6 +64,9 @@ int tcc::cli::runExplain(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = compiler.parseFile(inputFile);
   if (!module)
     return kBadInput;
+  // What grad through loops keeps per step, read off the tc ops.
+  std::vector<dump::LoopSavedStates> saved =
+      dump::findSavedStates(*module, function);
   // The graph view (as --emit=dprint shows it) knows the op each temporary
   // is allocated for and the op each copy builds. It canonicalizes the
   // module first and bufferizes a copy: lowering the module now gives the
@@ -89,5 +93,6 @@ int tcc::cli::runExplain(int argc, char **argv) {
   if (failed(manifest) || failed(explainContract(*module, *manifest, function,
                                                  llvm::outs(), hints)))
     return kBadInput;
+  dump::printSavedStates(llvm::outs(), saved);
   return kSuccess;
 }

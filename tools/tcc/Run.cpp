@@ -11,6 +11,7 @@
 #include "compiler/cache/CacheSettings.h"
 #include "compiler/driver/Compiler.h"
 #include "compiler/driver/KeepOnlyCalled.h"
+#include "compiler/dump/SavedStates.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "runtime/core/Npy.h"
 #include "runtime/cuda/CudaDevice.h"
@@ -148,6 +149,8 @@ struct CompileStep {
   std::string cache; ///< "hit (key ...): ..." or "off (--no-cache)"; empty
                      ///< for a .so input
   bool hit = false;  ///< loaded from the compile cache, not compiled
+  /// What grad through loops keeps per step (compiler/dump/SavedStates.h).
+  std::vector<tcc::dump::LoopSavedStates> savedStates;
 };
 
 /// LLVM itself owns an option named "stats" (its statistics, empty in
@@ -192,6 +195,7 @@ int compileFile(const std::string &path, llvm::StringRef function,
   if (!module)
     return kBadInput;
   tcc::keepOnlyCalled(*module, function);
+  report.savedStates = tcc::dump::findSavedStates(*module, function);
   report.parseMs = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - parseStart)
                        .count();
@@ -492,6 +496,9 @@ int tcc::cli::runRun(int argc, char **argv) {
                  << runtime.counters().format();
     if (!report.cache.empty())
       llvm::outs() << "compile cache: " << report.cache << "\n";
+    tcc::dump::printSavedStates(
+        llvm::outs(), report.savedStates,
+        tcc::dump::boundSymbols(called, inputs, outputs));
     // What the collectives of the compiled code cost rank 0 per step: the
     // bytes it reduced and the time it waited in them (with buckets, a
     // reduction that overlapped the backward pass is not waited for).

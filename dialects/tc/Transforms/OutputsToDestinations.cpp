@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 
 namespace tcc::tc {
 #define GEN_PASS_DEF_OUTPUTSTODESTINATIONS
@@ -107,6 +108,31 @@ static void unshareEmptyTensors(func::FuncOp func) {
     unshare(empty, b);
 }
 
+/// Moves `point` (an op of `entry`) past every op of `entry` that reads
+/// `v` or a value that may be `v` itself: a view of it, or a result of the
+/// loop or branch whose region yields it (an `ifelse` whose else branch is
+/// `v`). Writing `v`'s destination right after `point` must come after all
+/// of them: One-Shot Bufferize cannot copy around a materialization, so a
+/// read of such an alias after it is a conflict it cannot avoid (tcc-difftest
+/// seed 26169). The return and the updates of shared variables are not
+/// moved past: they come after the outputs.
+static void moveLastUse(Value v, Block &entry, func::FuncOp func,
+                        Operation *&point) {
+  for (Operation *user : v.getUsers()) {
+    Operation *top = entry.findAncestorOpInBlock(*user);
+    if (top && !isa<func::ReturnOp>(top) && !isSharedUpdate(top, func) &&
+        point->isBeforeInBlock(top))
+      point = top;
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,
+            tensor::ExtractSliceOp, tensor::CastOp>(user))
+      moveLastUse(user->getResult(0), entry, func, point);
+    if (isa<RegionBranchTerminatorOpInterface>(user))
+      for (Value result : user->getParentOp()->getResults())
+        if (isa<TensorType>(result.getType()))
+          moveLastUse(result, entry, func, point);
+  }
+}
+
 namespace {
 
 struct OutputsToDestinationsPass
@@ -175,12 +201,7 @@ struct OutputsToDestinationsPass
       Operation *def = value.getDefiningOp();
       Operation *point = def;
       if (def)
-        for (Operation *user : value.getUsers()) {
-          Operation *top = entry.findAncestorOpInBlock(*user);
-          if (top && top != ret && !isSharedUpdate(top, func) &&
-              point->isBeforeInBlock(top))
-            point = top;
-        }
+        moveLastUse(value, entry, func, point);
       if (point)
         b.setInsertionPointAfter(point);
       else

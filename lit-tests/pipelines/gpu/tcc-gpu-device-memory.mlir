@@ -103,3 +103,52 @@ func.func @index_data(%y: memref<2xindex>) {
   memref.dealloc %s : memref<2xindex>
   return
 }
+
+// -----
+
+// The host arrays of the deallocation helper (a buffer that either branch
+// of an ifelse may give) stay in host memory, with their stores and loads,
+// and the helper itself is left alone; the buffers they point to are
+// device memory.
+// CHECK-LABEL: func.func @dealloc_bookkeeping
+// CHECK: %[[D:.*]] = gpu.alloc (%arg0) : memref<?xf32>
+// CHECK: %[[P:.*]] = memref.alloc() : memref<2xindex>
+// CHECK: %[[F:.*]] = memref.alloc() : memref<2xi1>
+// CHECK: memref.store %{{.*}}, %[[P]][%{{.*}}] : memref<2xindex>
+// CHECK: call @dealloc_helper
+// CHECK: %[[FREE:.*]] = memref.load %[[F]][%{{.*}}] : memref<2xi1>
+// CHECK: scf.if %[[FREE]] {
+// CHECK-NEXT: gpu.dealloc %[[D]]
+// CHECK: memref.dealloc %[[P]] : memref<2xindex>
+// CHECK-LABEL: func.func private @dealloc_helper
+// CHECK: memref.load %arg0
+func.func @dealloc_bookkeeping(%n: index, %x: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %true = arith.constant true
+  %d = memref.alloc(%n) : memref<?xf32>
+  %p = memref.alloc() : memref<2xindex>
+  %f = memref.alloc() : memref<2xi1>
+  %i = memref.extract_aligned_pointer_as_index %d : memref<?xf32> -> index
+  %j = memref.extract_aligned_pointer_as_index %x : memref<?xf32> -> index
+  memref.store %i, %p[%c0] : memref<2xindex>
+  memref.store %j, %p[%c1] : memref<2xindex>
+  memref.store %true, %f[%c0] : memref<2xi1>
+  %pc = memref.cast %p : memref<2xindex> to memref<?xindex>
+  %fc = memref.cast %f : memref<2xi1> to memref<?xi1>
+  call @dealloc_helper(%pc, %fc) : (memref<?xindex>, memref<?xi1>) -> ()
+  %free = memref.load %f[%c0] : memref<2xi1>
+  scf.if %free {
+    memref.dealloc %d : memref<?xf32>
+  }
+  memref.dealloc %p : memref<2xindex>
+  memref.dealloc %f : memref<2xi1>
+  return
+}
+func.func private @dealloc_helper(%p: memref<?xindex>, %f: memref<?xi1>) {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %p[%c0] : memref<?xindex>
+  %b = arith.cmpi ne, %v, %c0 : index
+  memref.store %b, %f[%c0] : memref<?xi1>
+  return
+}

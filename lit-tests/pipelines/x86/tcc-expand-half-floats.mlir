@@ -42,3 +42,18 @@ func.func @trunc_bf16(%x: f32) -> bf16 {
   %r = arith.truncf %x : f32 to bf16
   return %r : bf16
 }
+
+// -----
+
+// An arith.select of two f16 buffers (an ifelse whose branches are both
+// computed before it) picks a buffer: no arithmetic on f16 values, left as
+// it is (it became an arith.extf of a memref: tcc-difftest seed 27493).
+// CHECK-LABEL: func.func @select_buffers
+// CHECK-NEXT: %[[R:.*]] = arith.select %arg0, %arg1, %arg2 : memref<?xf16>
+// CHECK-NEXT: return %[[R]]
+// F16C-LABEL: func.func @select_buffers
+// F16C-NEXT: arith.select %arg0, %arg1, %arg2 : memref<?xf16>
+func.func @select_buffers(%c: i1, %a: memref<?xf16>, %b: memref<?xf16>) -> memref<?xf16> {
+  %r = arith.select %c, %a, %b : memref<?xf16>
+  return %r : memref<?xf16>
+}

@@ -51,12 +51,40 @@ tensor4 = _maker(4)
 row = lambda name=None, dtype=None: tensor(name, dtype=dtype, shape=(1, None))  # noqa: E731
 col = lambda name=None, dtype=None: tensor(name, dtype=dtype, shape=(None, 1))  # noqa: E731
 
+def _several(make):
+    """PyTensor's plural makers: `scalars("xs")` is two scalars named x and
+    s, `dscalars("a", "b")` two named a and b, `vectors(3)` three unnamed."""
+    def several(*names):
+        if names and isinstance(names[0], int):
+            return [make() for _ in range(names[0])]
+        if len(names) == 1:
+            names = names[0]
+        return [make(n) for n in names]
+    return several
+
+
+scalars, vectors, matrices = _several(scalar), _several(vector), _several(matrix)
+
+# As in PyTensor, the makers of a fixed dtype are types: `dvector("x")`
+# makes a variable, and `shared(np.ones(3)).type == dvector`.
 for _prefix, _dtype in (("f", "float32"), ("d", "float64"), ("i", "int32"),
                         ("l", "int64"), ("b", "bool")):
     for _kind, _ndim in (("scalar", 0), ("vector", 1), ("matrix", 2),
                          ("tensor3", 3), ("tensor4", 4)):
-        globals()[_prefix + _kind] = _maker(_ndim, _dtype)
+        globals()[_prefix + _kind] = TensorType(_dtype, (None,) * _ndim)
+    for _kind, _ndim in (("scalars", 0), ("vectors", 1), ("matrices", 2)):
+        globals()[_prefix + _kind] = _several(TensorType(_dtype, (None,) * _ndim))
 del _prefix, _dtype, _kind, _ndim
+
+
+def get_vector_length(v):
+    """The length of a vector whose length is static (PyTensor's)."""
+    v = as_tensor_variable(v)
+    if v.ndim != 1:
+        raise ValueError(f"get_vector_length of a tensor of {v.ndim} dimensions")
+    if v.static_shape[0] is None:
+        raise ValueError(f"the length of {v!r} is known only when the function runs")
+    return v.static_shape[0]
 
 
 # --- constants and conversions -------------------------------------------

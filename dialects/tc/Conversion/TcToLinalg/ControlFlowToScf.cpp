@@ -119,10 +119,11 @@ SmallVector<Value> copyIntoStates(OpBuilder &b, Location loc,
   }
   SmallVector<Value> next;
   for (size_t k = 0; k < numInits; ++k)
-    next.push_back(
-        values[k] == bodyArgs[k]
-            ? dests[k]
-            : b.create<linalg::CopyOp>(loc, values[k], dests[k]).getResult(0));
+    next.push_back(values[k] == bodyArgs[k]
+                       ? dests[k]
+                       : b.create<bufferization::MaterializeInDestinationOp>(
+                              loc, values[k], dests[k])
+                             .getResult());
   return next;
 }
 
