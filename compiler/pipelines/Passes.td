@@ -319,6 +319,40 @@ def FreeAtLastUsePass
   }];
 }
 
+def PlanArenaPass : Pass<"tcc-plan-arena", "::mlir::func::FuncOp"> {
+  let summary = "Give a function's temporaries offsets in one arena, planned "
+                "at compile time";
+  let description = [{
+    After tcc-free-at-last-use each temporary lives from its first use to
+    its last. Freed temporaries already share memory through the caching
+    allocator, but only blocks of one size class, and how much a call holds
+    is known only by running it. This pass makes the plan at compile time,
+    as XLA's buffer assignment does. First, a temporary that an elementwise
+    `linalg.generic` computes takes the buffer of a temporary of the same
+    type that the op reads for the last time, element for element (the
+    same permutation map, no other operand touching it), symbolic sizes
+    included: the two never need to be live at once. Then every
+    `memref.alloc` of a static shape
+    in the function's body, with one `memref.dealloc` in that body and no
+    use that escapes (returned, a loop's iteration value, a branch's
+    result), gets an offset in one arena. The largest goes first, each into
+    the tightest gap between the temporaries already placed and live at the
+    same time, at offsets aligned to 64 bytes. The temporaries become
+    `memref.view`s of one `memref.alloc` (marked `tcc.arena`), allocated
+    before the first of them and freed after the last, and the function
+    records the arena's bytes (`tcc.arena_bytes`) and what its temporaries
+    would take unshared (`tcc.arena_unshared_bytes`) for the manifest.
+
+    Not planned, so freed at their last use as before: temporaries of
+    symbolic size (their offsets would be expressions), those inside loop,
+    `if` and parallel bodies (they live per iteration), and buffers that
+    escape. Outputs, donated inputs and shared variables are the function's
+    arguments, never temporaries. Two temporaries live at once never
+    overlap, so the views stay `llvm.noalias` arguments of the kernels.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def OutlineKernelsPass : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Give every loop nest of a graph function a function of its "
                 "own";
