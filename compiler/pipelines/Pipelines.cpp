@@ -160,7 +160,8 @@ static std::string stagePipeline(tcc::Stage s,
            "func.func(tcc-free-at-last-use" +
            // On the host, those of static size then take offsets in one
            // arena per call, planned now.
-           std::string(options.target == tcc::CompileTarget::Nvptx
+           std::string(options.target == tcc::CompileTarget::Nvptx ||
+                               !options.planArena
                            ? ""
                            : ",tcc-plan-arena") +
            "),"
