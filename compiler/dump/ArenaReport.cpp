@@ -3,6 +3,7 @@
 #include "compiler/dump/ArenaReport.h"
 #include "compiler/dump/GraphView.h"
 #include "compiler/pipelines/ArenaPlanAttrs.h"
+#include "compiler/pipelines/BufferUseSpan.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -46,10 +47,10 @@ Operation *firstUser(memref::ViewOp view) {
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (isa<ViewLikeOpInterface>(user))
+      if (tcc::isBufferView(user))
         work.append(user->result_begin(), user->result_end());
       Operation *at = body->findAncestorOpInBlock(*user);
-      if (at && !isa<ViewLikeOpInterface>(user) &&
+      if (at && !tcc::isBufferView(user) &&
           (!first || at->isBeforeInBlock(first)))
         first = at;
     }

@@ -7,6 +7,12 @@
 
 using namespace mlir;
 
+bool tcc::isBufferView(Operation *op) {
+  // memref.transpose is no ViewLikeOpInterface in MLIR 19, yet only
+  // permutes the strides.
+  return isa<ViewLikeOpInterface, memref::CastOp, memref::TransposeOp>(op);
+}
+
 std::optional<std::pair<Operation *, Operation *>>
 tcc::bufferUseSpan(memref::AllocOp alloc, memref::DeallocOp dealloc) {
   Block *block = alloc->getBlock();
@@ -21,7 +27,7 @@ tcc::bufferUseSpan(memref::AllocOp alloc, memref::DeallocOp dealloc) {
       Operation *user = use.getOwner();
       if (user == dealloc)
         continue;
-      if (isa<ViewLikeOpInterface, memref::CastOp>(user)) {
+      if (isBufferView(user)) {
         for (Value r : user->getResults())
           work.push_back(r);
       } else if (isa<func::ReturnOp>(user) ||

@@ -17,6 +17,11 @@
 
 namespace tcc {
 
+/// Whether `op` gives another view of its memref operand's buffer (a
+/// subview, a reshape, a cast, a transpose): a use of the view is a use
+/// of the buffer.
+bool isBufferView(mlir::Operation *op);
+
 /// The first and last ops of `alloc`'s block that use its buffer, through
 /// any chain of views, except `dealloc` (an op whose region uses it counts
 /// as one use); none when the buffer escapes (returned, or passed on as a

@@ -79,8 +79,9 @@ struct PlanArenaPass : public tcc::impl::PlanArenaPassBase<PlanArenaPass> {
       planned.push_back(
           {alloc, dealloc, {step[span->first], step[span->second], *bytes}});
     }
-    // One temporary shares memory with nothing.
-    if (planned.size() < 2)
+    // Even one temporary goes into the arena: every temporary of static
+    // size is then in the plan that the manifest records.
+    if (planned.empty())
       return;
 
     std::vector<tcc::ArenaBuffer> buffers;

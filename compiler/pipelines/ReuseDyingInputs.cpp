@@ -6,7 +6,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -40,7 +39,7 @@ bool onlyUseIn(Operation *op, memref::AllocOp alloc, OpOperand &use) {
     Value v = work.pop_back_val();
     for (OpOperand &u : v.getUses()) {
       Operation *user = u.getOwner();
-      if (isa<ViewLikeOpInterface, memref::CastOp>(user))
+      if (tcc::isBufferView(user))
         work.append(user->result_begin(), user->result_end());
       else if (&u != &use && (user == op || op->isAncestor(user)))
         return false;

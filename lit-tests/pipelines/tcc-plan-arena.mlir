@@ -40,14 +40,17 @@ func.func @in_turn(%x: memref<1024xf32>, %y: memref<1024xf32>, %s: memref<512xf3
 
 // Not planned: a temporary of symbolic size (freed at its last use as
 // before), one that a loop carries as its value, and one inside a loop's
-// body (it lives per iteration). What is left is one temporary, which
-// shares with nothing: no arena.
+// body (it lives per iteration). The one temporary left is the arena's
+// only one.
 // CHECK-LABEL: func.func @not_planned
-// CHECK-NOT: tcc.arena
+// CHECK-SAME: tcc.arena_bytes = 64 : i64
 // CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: memref.alloc() : memref<4xf32>
 // CHECK: scf.for
 // CHECK: memref.alloc() : memref<8xf32>
+// CHECK: memref.alloc() {alignment = 64 : i64, tcc.arena} : memref<64xi8>
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: memref.view
 // CHECK-NOT: memref.view
 // CHECK: return
 func.func @not_planned(%x: memref<?xf32>, %n: index, %w: memref<4xf32>) {
