@@ -320,7 +320,7 @@ def FreeAtLastUsePass
 }
 
 def PlanArenaPass : Pass<"tcc-plan-arena", "::mlir::func::FuncOp"> {
-  let summary = "Give a function's temporaries offsets in one arena, planned "
+  let summary = "Give a function's temporaries offsets in arenas, planned "
                 "at compile time";
   let description = [{
     After tcc-free-at-last-use each temporary lives from its first use to
@@ -332,23 +332,29 @@ def PlanArenaPass : Pass<"tcc-plan-arena", "::mlir::func::FuncOp"> {
     type that the op reads for the last time, element for element (the
     same permutation map, no other operand touching it), symbolic sizes
     included: the two never need to be live at once. Then every
-    `memref.alloc` of a static shape
-    in the function's body, with one `memref.dealloc` in that body and no
-    use that escapes (returned, a loop's iteration value, a branch's
-    result), gets an offset in one arena. The largest goes first, each into
-    the tightest gap between the temporaries already placed and live at the
+    `memref.alloc` of a static shape in the function's body, with one
+    `memref.dealloc` in that body and no use that escapes (returned, a
+    loop's iteration value, a branch's result), is placed. Temporaries
+    whose lives overlap, directly or through others, form a group; groups
+    that follow each other join while nothing outside the plan is held
+    between them. In a group the largest goes first, each into the
+    tightest gap between the temporaries already placed and live at the
     same time, at offsets aligned to 64 bytes. The temporaries become
-    `memref.view`s of one `memref.alloc` (marked `tcc.arena`), allocated
-    before the first of them and freed after the last, and the function
-    records the arena's bytes (`tcc.arena_bytes`) and what its temporaries
-    would take unshared (`tcc.arena_unshared_bytes`) for the manifest.
+    `memref.view`s of one `memref.alloc` per group (marked `tcc.arena`),
+    allocated before the first of them and freed after the last, and the
+    function records the largest arena (`tcc.arena_bytes`) and what the
+    planned temporaries take unshared (`tcc.arena_unshared_bytes`) for the
+    manifest.
 
     Not planned, so freed at their last use as before: temporaries of
     symbolic size (their offsets would be expressions), those inside loop,
-    `if` and parallel bodies (they live per iteration), and buffers that
-    escape. Outputs, donated inputs and shared variables are the function's
-    arguments, never temporaries. Two temporaries live at once never
-    overlap, so the views stay `llvm.noalias` arguments of the kernels.
+    `if` and parallel bodies (they live per iteration), buffers that
+    escape, and a group during which any of those is live (an arena is
+    held for all of its group's span, and beside memory outside the plan
+    that could raise the peak over freeing each at its last use). Outputs,
+    donated inputs and shared variables are the function's arguments,
+    never temporaries. Two temporaries live at once never overlap, so the
+    views stay `llvm.noalias` arguments of the kernels.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
