@@ -1,5 +1,4 @@
-//===- ArenaManifest.h - each function's arena plan, in its manifest -*- C++
-//-*-===//
+//===- ArenaManifest.h - the arena plans, in the manifest -----*- C++ -*-===//
 
 #ifndef TCC_COMPILER_CODEGEN_ARENAMANIFEST_H
 #define TCC_COMPILER_CODEGEN_ARENAMANIFEST_H

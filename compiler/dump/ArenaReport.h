@@ -1,5 +1,4 @@
-//===- ArenaReport.h - which temporaries share memory, and where -*- C++
-//-*-===//
+//===- ArenaReport.h - which temporaries share memory ----------*- C++ -*-===//
 //
 // tcc-plan-arena places a function's temporaries of static size in one
 // arena. This reads the plan back off the Loops-stage IR (the views of the

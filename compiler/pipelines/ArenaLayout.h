@@ -1,5 +1,4 @@
-//===- ArenaLayout.h - offsets of temporaries in one arena -------*- C++
-//-*-===//
+//===- ArenaLayout.h - offsets of temporaries in an arena -----*- C++ -*-===//
 //
 // tcc-plan-arena's arithmetic, apart from the IR so that tests and the
 // difftest's memory campaign check it on their own: buffers with live

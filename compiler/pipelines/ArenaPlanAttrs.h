@@ -1,5 +1,4 @@
-//===- ArenaPlanAttrs.h - how the arena plan is marked in the IR -*- C++
-//-*-===//
+//===- ArenaPlanAttrs.h - the arena plan's marks in the IR ----*- C++ -*-===//
 //
 // tcc-plan-arena marks what it decided, and the manifest builder, the
 // kernel outliner and the dumps read the marks.

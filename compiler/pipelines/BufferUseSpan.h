@@ -1,5 +1,4 @@
-//===- BufferUseSpan.h - where a temporary is used, in its block -*- C++
-//-*-===//
+//===- BufferUseSpan.h - where a temporary is used ------------*- C++ -*-===//
 //
 // tcc-free-at-last-use moves a temporary's allocation and release to its
 // first and last use, and tcc-plan-arena reads the same span as the

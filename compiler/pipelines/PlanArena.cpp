@@ -1,10 +1,10 @@
-//===- PlanArena.cpp - temporaries share one arena by a compile-time plan -===//
+//===- PlanArena.cpp - temporaries share arenas by a compile-time plan ----===//
 //
 // After tcc-free-at-last-use, a temporary of static size in a function's
 // body lives from its first use to its last. This pass reads those ranges,
-// gives each temporary an offset in one arena (ArenaLayout.h), and
-// replaces the temporaries by views of a single allocation of the arena
-// (Passes.td says which temporaries, and why).
+// groups the temporaries, gives each an offset in its group's arena
+// (ArenaLayout.h), and replaces the temporaries by views of one allocation
+// per group (Passes.td says which temporaries, and why).
 //
 //===----------------------------------------------------------------------===//
 

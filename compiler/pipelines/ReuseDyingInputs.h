@@ -1,5 +1,4 @@
-//===- ReuseDyingInputs.h - an elementwise op writes over its dying input -*-
-//C++ -*-===//
+//===- ReuseDyingInputs.h - writing over a dying input --------*- C++ -*-===//
 //
 // Part of tcc-plan-arena (Passes.td): before the offsets are planned, a
 // temporary that an elementwise op computes takes the buffer of a

@@ -1,5 +1,4 @@
-//===- ChainGenerator.h - seeded graphs of long chains of temporaries -*- C++
-//-*-===//
+//===- ChainGenerator.h - long chains of temporaries ----------*- C++ -*-===//
 //
 // The memory campaign (`tcc-difftest campaign --long-chains`): graphs of
 // static shape whose bodies are long chains of matrix values, some used
