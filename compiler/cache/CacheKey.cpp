@@ -56,6 +56,8 @@ tcc::CacheKeyInputs tcc::hostCacheKeyInputs(unsigned optLevel,
       PipelineOptions::kDefaultGradientBucketBytes)
     inputs.options +=
         " bucket-bytes=" + std::to_string(pipeline.gradientBucketBytes);
+  if (!pipeline.planArena)
+    inputs.options += " no-arena-plan";
   inputs.triple = llvm::sys::getDefaultTargetTriple();
   // The CPU as the backend will see it: a named CPU by its name, "native"
   // by this machine's name and exact features.

@@ -1,6 +1,7 @@
 //===- LowerWithManifest.cpp - tc to the LLVM dialect, with its manifest -===//
 
 #include "compiler/codegen/LowerWithManifest.h"
+#include "compiler/codegen/ArenaManifest.h"
 #include "compiler/codegen/HostTarget.h"
 #include "compiler/codegen/ManifestBuilder.h"
 
@@ -19,7 +20,11 @@ tcc::lowerWithManifest(ModuleOp module, const PipelineOptions &options) {
     manifest->target = Target::Cuda;
   manifest->cpu = cpu->name;
   manifest->cpuFeatures = cpu->features;
-  if (failed(lower(module, Stage::Bufferized, Stage::LlvmMlir, options)))
+  // The arena plan is made at the Loops stage: read it off there.
+  if (failed(lower(module, Stage::Bufferized, Stage::Loops, options)))
+    return failure();
+  recordArenaPlans(module, *manifest);
+  if (failed(lower(module, Stage::Loops, Stage::LlvmMlir, options)))
     return failure();
   return LoweredModule{std::move(*cpu), std::move(*manifest)};
 }

@@ -21,7 +21,8 @@ struct LoweredModule {
 /// Lowers a tc module (in place) to the LLVM dialect for `options`: resolves
 /// the CPU, lowers to the Bufferized stage, reads the manifest off the
 /// bufferized IR and stamps it (target cuda for nvptx, the CPU's name and
-/// features), then lowers on to LlvmMlir. The one path that the JIT
+/// features), lowers to the Loops stage and adds each function's arena
+/// plan (tcc-plan-arena), then lowers on to LlvmMlir. The one path that the JIT
 /// (compileForHost) and the ahead-of-time artifacts (writeArtifact) share;
 /// failure after reporting at the module's location.
 mlir::FailureOr<LoweredModule>

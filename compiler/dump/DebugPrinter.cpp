@@ -152,6 +152,7 @@ void printFunction(const FunctionGraph &graph, llvm::raw_ostream &os) {
       os << " at " << t.location;
     os << "\n";
   }
+  printArenaPlan(graph.arena, graph, os);
 }
 
 } // namespace

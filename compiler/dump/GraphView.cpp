@@ -280,5 +280,11 @@ tcc::dump::buildGraphViews(ModuleOp module, const PipelineOptions &options) {
     attachMemoryDecisions(graph, index, lowered, *spec);
     graphs.push_back(std::move(graph));
   }
+  // The arena is planned after bufferization, at the Loops stage.
+  if (failed(lower(*bufferized, Stage::Bufferized, Stage::Loops, options)))
+    return failure();
+  for (FunctionGraph &graph : graphs)
+    if (auto loops = bufferized->lookupSymbol<func::FuncOp>(graph.name))
+      graph.arena = readArenaPlan(loops);
   return graphs;
 }

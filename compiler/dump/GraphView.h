@@ -12,6 +12,7 @@
 #ifndef TCC_COMPILER_DUMP_GRAPHVIEW_H
 #define TCC_COMPILER_DUMP_GRAPHVIEW_H
 
+#include "compiler/dump/ArenaReport.h"
 #include "compiler/pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -115,6 +116,8 @@ struct FunctionGraph {
   std::vector<Update> updates; ///< in declaration order
   std::vector<CopyFact> copies;
   std::vector<TemporaryFact> temporaries;
+  /// Which temporaries share memory: the arena plan (tcc-plan-arena).
+  ArenaPlanView arena;
 };
 
 /// Builds the graphs of every function of `module` (the tc dialect). The

@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/pipelines/BufferUseSpan.h"
 #include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_FREEATLASTUSEPASS
@@ -22,47 +22,6 @@ using namespace mlir;
 
 namespace {
 
-/// The first and last ops of `block` that use `alloc`'s buffer, through any
-/// chain of views, except `dealloc`; none when the buffer escapes.
-std::optional<std::pair<Operation *, Operation *>>
-useSpan(memref::AllocOp alloc, memref::DeallocOp dealloc) {
-  Block *block = alloc->getBlock();
-  Operation *first = nullptr, *last = nullptr;
-  SmallVector<Value> work = {alloc.getResult()};
-  llvm::SmallPtrSet<Value, 8> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (user == dealloc)
-        continue;
-      if (isa<ViewLikeOpInterface, memref::CastOp>(user)) {
-        for (Value r : user->getResults())
-          work.push_back(r);
-      } else if (isa<func::ReturnOp>(user) ||
-                 llvm::any_of(user->getResultTypes(),
-                              [](Type t) { return isa<BaseMemRefType>(t); })) {
-        // Returned, or passed on as a value of another op (a loop's
-        // iteration argument, a branch's result): its life is not ours to
-        // shorten.
-        return std::nullopt;
-      }
-      Operation *at = block->findAncestorOpInBlock(*user);
-      if (!at)
-        return std::nullopt;
-      if (!first || at->isBeforeInBlock(first))
-        first = at;
-      if (!last || last->isBeforeInBlock(at))
-        last = at;
-    }
-  }
-  if (!first)
-    return std::nullopt;
-  return std::make_pair(first, last);
-}
-
 /// tcc-free-at-last-use, as Passes.td describes it.
 struct FreeAtLastUsePass
     : public tcc::impl::FreeAtLastUsePassBase<FreeAtLastUsePass> {
@@ -71,15 +30,9 @@ struct FreeAtLastUsePass
     getOperation().walk([&](memref::DeallocOp d) { deallocs.push_back(d); });
     for (memref::DeallocOp dealloc : deallocs) {
       auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
-      if (!alloc || alloc->getBlock() != dealloc->getBlock())
+      if (!alloc || tcc::soleDeallocInBlock(alloc) != dealloc)
         continue;
-      // Exactly one dealloc: a second would be a conditional path we do
-      // not reason about.
-      if (llvm::count_if(alloc->getUsers(), [](Operation *u) {
-            return isa<memref::DeallocOp>(u);
-          }) != 1)
-        continue;
-      auto span = useSpan(alloc, dealloc);
+      auto span = tcc::bufferUseSpan(alloc, dealloc);
       if (!span)
         continue;
       auto [first, last] = *span;

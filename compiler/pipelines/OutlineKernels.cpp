@@ -7,11 +7,13 @@
 // sizes), so that LLVM still sees constant trip counts, and views of one
 // buffer as views of one pointer. Its buffer arguments are `llvm.noalias`
 // where the buffer is fresh or an argument of a public function: the
-// runtime never passes overlapping buffers when either is written, and a
-// fresh allocation overlaps nothing.
+// runtime never passes overlapping buffers when either is written, a
+// fresh allocation overlaps nothing, and neither do two views of the
+// arena that are live at once (tcc-plan-arena).
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/pipelines/ArenaPlanAttrs.h"
 #include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,16 +38,30 @@ namespace {
 
 constexpr const char *kKernelAttr = "tcc.kernel";
 
+/// A temporary that tcc-plan-arena placed: a view of the function's arena.
+bool arenaView(Value v) {
+  auto view = v.getDefiningOp<memref::ViewOp>();
+  if (!view)
+    return false;
+  auto arena = view.getSource().getDefiningOp<memref::AllocOp>();
+  return arena && arena->hasAttr(tcc::kArenaAttr);
+}
+
 /// Whether the kernel recomputes `op`'s value rather than taking it as an
-/// argument: a pure op without regions.
+/// argument: a pure op without regions. A view of the arena is taken as an
+/// argument, so that it stays a buffer of its own to LLVM.
 bool recomputed(Operation *op) {
-  return op && op->getNumRegions() == 0 && isMemoryEffectFree(op);
+  return op && op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         !(op->getNumResults() == 1 && arenaView(op->getResult(0)));
 }
 
 /// Whether the buffer `v` overlaps no other buffer that a kernel is passed
 /// while either is written.
 bool distinctBuffer(Value v) {
-  if (v.getDefiningOp<memref::AllocOp>() || v.getDefiningOp<memref::AllocaOp>())
+  // Two temporaries of the arena that a kernel is passed are live at once,
+  // so the plan put them apart.
+  if (v.getDefiningOp<memref::AllocOp>() ||
+      v.getDefiningOp<memref::AllocaOp>() || arenaView(v))
     return true;
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg)

@@ -319,6 +319,46 @@ def FreeAtLastUsePass
   }];
 }
 
+def PlanArenaPass : Pass<"tcc-plan-arena", "::mlir::func::FuncOp"> {
+  let summary = "Give a function's temporaries offsets in arenas, planned "
+                "at compile time";
+  let description = [{
+    After tcc-free-at-last-use each temporary lives from its first use to
+    its last. Freed temporaries already share memory through the caching
+    allocator, but only blocks of one size class, and how much a call holds
+    is known only by running it. This pass makes the plan at compile time,
+    as XLA's buffer assignment does. First, a temporary that an elementwise
+    `linalg.generic` computes takes the buffer of a temporary of the same
+    type that the op reads for the last time, element for element (the
+    same permutation map, no other operand touching it), symbolic sizes
+    included: the two never need to be live at once. Then every
+    `memref.alloc` of a static shape in the function's body, with one
+    `memref.dealloc` in that body and no use that escapes (returned, a
+    loop's iteration value, a branch's result), is placed. Temporaries
+    whose lives overlap, directly or through others, form a group; groups
+    that follow each other join while nothing outside the plan is held
+    between them. In a group the largest goes first, each into the
+    tightest gap between the temporaries already placed and live at the
+    same time, at offsets aligned to 64 bytes. The temporaries become
+    `memref.view`s of one `memref.alloc` per group (marked `tcc.arena`),
+    allocated before the first of them and freed after the last, and the
+    function records the largest arena (`tcc.arena_bytes`) and what the
+    planned temporaries take unshared (`tcc.arena_unshared_bytes`) for the
+    manifest.
+
+    Not planned, so freed at their last use as before: temporaries of
+    symbolic size (their offsets would be expressions), those inside loop,
+    `if` and parallel bodies (they live per iteration), buffers that
+    escape, and a group during which any of those is live (an arena is
+    held for all of its group's span, and beside memory outside the plan
+    that could raise the peak over freeing each at its last use). Outputs,
+    donated inputs and shared variables are the function's arguments,
+    never temporaries. Two temporaries live at once never overlap, so the
+    views stay `llvm.noalias` arguments of the kernels.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def OutlineKernelsPass : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Give every loop nest of a graph function a function of its "
                 "own";

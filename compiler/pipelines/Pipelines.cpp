@@ -161,7 +161,14 @@ static std::string stagePipeline(tcc::Stage s,
            "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
            // Each temporary lives from its first use to its last, so the
            // caching allocator reuses a freed one's memory for the next.
-           "func.func(tcc-free-at-last-use),"
+           "func.func(tcc-free-at-last-use" +
+           // On the host, those of static size then take offsets in one
+           // arena per call, planned now.
+           std::string(options.target == tcc::CompileTarget::Nvptx ||
+                               !options.planArena
+                           ? ""
+                           : ",tcc-plan-arena") +
+           "),"
            // Parallel dimensions become scf.parallel, whose outermost
            // dimension tcc-parallel-loops splits across threads. Float sums
            // are then summed in blocks, combined with compensation.

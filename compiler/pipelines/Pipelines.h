@@ -56,6 +56,11 @@ struct PipelineOptions {
   /// gradient.
   int64_t gradientBucketBytes = kDefaultGradientBucketBytes;
   static constexpr int64_t kDefaultGradientBucketBytes = 25 << 20;
+  /// Host code: plan the temporaries of static size into one arena per call
+  /// and let elementwise ops write over dying inputs (tcc-plan-arena).
+  /// Off (`--no-arena-plan`) only to compare peaks: each temporary is then
+  /// freed at its last use alone.
+  bool planArena = true;
   /// Write the IR after every pass as numbered files under this folder.
   std::string dumpIrAfterAllDir;
   /// Applies MLIR's command-line pass-manager options (timing, printing).

@@ -56,3 +56,22 @@ func.func @escapes(%x: memref<4xf32>) {
   memref.dealloc %a : memref<4xf32>
   return
 }
+
+// -----
+
+// A transpose is a view too (memref.transpose is no view-like op in
+// MLIR 19): the buffer is freed after the copy that reads it transposed.
+// CHECK-LABEL: func.func @transposed
+// CHECK: %[[T:.*]] = memref.transpose %[[A:[^ ]*]]
+// CHECK-NEXT: memref.copy %[[T]]
+// CHECK-NEXT: memref.dealloc %[[A]]
+// CHECK-NEXT: memref.copy %{{.*}}, %{{.*}} : memref<2x2xf32> to memref<2x2xf32>
+func.func @transposed(%x: memref<2x2xf32>, %y: memref<2x2xf32, strided<[1, 2]>>, %z: memref<2x2xf32>) {
+  %a = memref.alloc() : memref<2x2xf32>
+  memref.copy %x, %a : memref<2x2xf32> to memref<2x2xf32>
+  %t = memref.transpose %a (d0, d1) -> (d1, d0) : memref<2x2xf32> to memref<2x2xf32, strided<[1, 2]>>
+  memref.copy %t, %y : memref<2x2xf32, strided<[1, 2]>> to memref<2x2xf32, strided<[1, 2]>>
+  memref.copy %x, %z : memref<2x2xf32> to memref<2x2xf32>
+  memref.dealloc %a : memref<2x2xf32>
+  return
+}

@@ -46,6 +46,7 @@ void MemoryCounters::recordMeasuredTemporaries(uint64_t count, uint64_t bytes,
   temporaries_.fetch_add(count, kRelaxed);
   bytesTemporaries_.fetch_add(bytes, kRelaxed);
   raise(peakManaged_, liveManaged_.load(kRelaxed) + peakBytes);
+  raise(peakTemporaries_, peakBytes);
   if (parent_)
     parent_->recordMeasuredTemporaries(count, bytes, peakBytes);
 }
@@ -56,6 +57,14 @@ void MemoryCounters::recordCallFootprint(uint64_t bytes,
   raise(peakCallWithoutInPlace_, bytesWithoutInPlace);
   if (parent_)
     parent_->recordCallFootprint(bytes, bytesWithoutInPlace);
+}
+
+void MemoryCounters::recordArenaPlan(uint64_t arenaBytes,
+                                     uint64_t unsharedBytes) {
+  raise(plannedArena_, arenaBytes);
+  raise(plannedUnshared_, unsharedBytes);
+  if (parent_)
+    parent_->recordArenaPlan(arenaBytes, unsharedBytes);
 }
 
 void MemoryCounters::recordManagedFree(uint64_t bytes) {
@@ -99,6 +108,9 @@ CounterSnapshot MemoryCounters::snapshot() const {
   s.peakCallBytes = peakCall_.load(kRelaxed);
   s.peakCallBytesWithoutInPlace = peakCallWithoutInPlace_.load(kRelaxed);
   s.calls = calls_.load(kRelaxed);
+  s.plannedArenaBytes = plannedArena_.load(kRelaxed);
+  s.plannedUnsharedBytes = plannedUnshared_.load(kRelaxed);
+  s.peakTemporaryBytes = peakTemporaries_.load(kRelaxed);
   return s;
 }
 
@@ -106,7 +118,8 @@ void MemoryCounters::reset() {
   for (auto *c :
        {&bytesAllocated_, &allocations_, &bytesTemporaries_, &temporaries_,
         &bytesCopied_, &copies_, &copiesAvoided_, &bytesCopyAvoided_,
-        &peakCall_, &peakCallWithoutInPlace_, &calls_})
+        &peakCall_, &peakCallWithoutInPlace_, &calls_, &plannedArena_,
+        &plannedUnshared_, &peakTemporaries_})
     c->store(0, kRelaxed);
   peakManaged_.store(liveManaged_.load(kRelaxed), kRelaxed);
 }
@@ -153,6 +166,13 @@ std::string CounterSnapshot::format() const {
                         humanBytes(peakCallBytesWithoutInPlace) +
                         " without in-place");
   line("calls", std::to_string(calls));
+  // Only where the compiler planned an arena, so that the table of a
+  // graph without one reads as before.
+  if (plannedArenaBytes) {
+    line("arena plan", humanBytes(plannedArenaBytes) + " per call, for " +
+                           humanBytes(plannedUnsharedBytes) + " unshared");
+    line("temporary peak", humanBytes(peakTemporaryBytes) + " as run");
+  }
   return out;
 }
 

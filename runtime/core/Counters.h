@@ -27,6 +27,14 @@ struct CounterSnapshot {
   /// place: that plus the bytes of the copies borrowing avoided.
   uint64_t peakCallBytesWithoutInPlace = 0;
   uint64_t calls = 0; ///< Function calls made through the runtime.
+  /// The largest arena planned at compile time for one call's temporaries
+  /// of static size (tcc-plan-arena), and what those would take unshared;
+  /// 0 when no call had a plan.
+  uint64_t plannedArenaBytes = 0;
+  uint64_t plannedUnsharedBytes = 0;
+  /// The most bytes of temporaries one call's code held at once, as run
+  /// (the arena and the temporaries of symbolic size).
+  uint64_t peakTemporaryBytes = 0;
 
   /// A short human-readable table, one counter per line.
   std::string format() const;
@@ -62,6 +70,10 @@ public:
   /// What one call allocated, and what it would have without in-place
   /// computation and buffer reuse: raises the call peaks.
   void recordCallFootprint(uint64_t bytes, uint64_t bytesWithoutInPlace);
+  /// A call whose temporaries of static size share an arena of
+  /// `arenaBytes`, planned at compile time, where unshared they would take
+  /// `unsharedBytes`.
+  void recordArenaPlan(uint64_t arenaBytes, uint64_t unsharedBytes);
   /// A copy of `bytes` bytes.
   void recordCopy(uint64_t bytes);
   /// A copy of `bytes` bytes that borrowing made unnecessary.
@@ -82,7 +94,8 @@ private:
   std::atomic<uint64_t> bytesAllocated_{0}, allocations_{0},
       bytesTemporaries_{0}, temporaries_{0}, bytesCopied_{0}, copies_{0},
       copiesAvoided_{0}, bytesCopyAvoided_{0}, liveManaged_{0}, peakManaged_{0},
-      peakCall_{0}, peakCallWithoutInPlace_{0}, calls_{0};
+      peakCall_{0}, peakCallWithoutInPlace_{0}, calls_{0}, plannedArena_{0},
+      plannedUnshared_{0}, peakTemporaries_{0};
 };
 
 /// Counters are shared by the store and the buffers it allocated (a buffer

@@ -86,6 +86,11 @@ void Function::runEntry(void **pointers, Footprint &footprint) {
   uint64_t peak = uint64_t(meter.peak.load());
   counters_->recordMeasuredTemporaries(meter.count, meter.bytes, peak);
   footprint.allocated += peak;
+  if (spec_.arenaBytes) {
+    counters_->recordArenaPlan(spec_.arenaBytes, spec_.arenaUnsharedBytes);
+    // Without reuse, the planned temporaries would not share memory.
+    footprint.avoided += spec_.arenaUnsharedBytes - spec_.arenaBytes;
+  }
 }
 
 void Function::releaseKeptBuffers() {

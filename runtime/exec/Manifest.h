@@ -123,6 +123,11 @@ struct FunctionSpec {
   std::vector<IndexCheck> indexChecks;
   /// The collectives its code calls, in call order (ordinal = index).
   std::vector<CollectiveSpec> collectives;
+  /// The arena its temporaries of static size share, planned at compile
+  /// time (tcc-plan-arena): its bytes, and what those temporaries would
+  /// take if none shared memory. 0 when nothing was planned.
+  uint64_t arenaBytes = 0;
+  uint64_t arenaUnsharedBytes = 0;
 
   size_t numInputs() const;
 };

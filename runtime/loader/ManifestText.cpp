@@ -140,6 +140,8 @@ std::string printManifest(const Manifest &m) {
     for (const CollectiveSpec &c : f.collectives)
       os << "collective " << encode(c.kind) << " " << c.ranks << " "
          << encode(c.where) << "\n";
+    if (f.arenaBytes)
+      os << "arena " << f.arenaBytes << " " << f.arenaUnsharedBytes << "\n";
     os << "end\n";
   }
   return os.str();
@@ -347,6 +349,14 @@ Result<Manifest> parseManifest(const std::string &text) {
       if (*end != 0 || w[2].empty() || c.ranks < 0)
         return bad("malformed collective");
       current->collectives.push_back(c);
+    } else if (kind == "arena") {
+      char *end1 = nullptr, *end2 = nullptr;
+      if (w.size() != 3 || w[1].empty() || w[2].empty())
+        return bad("arena needs its bytes and the bytes unshared");
+      current->arenaBytes = std::strtoull(w[1].c_str(), &end1, 10);
+      current->arenaUnsharedBytes = std::strtoull(w[2].c_str(), &end2, 10);
+      if (*end1 != 0 || *end2 != 0 || w[1][0] == '-' || w[2][0] == '-')
+        return bad("malformed arena");
     } else if (kind == "update" || kind == "copy") {
       std::string value;
       if (w.size() != 2 || !decode(w[1], value))

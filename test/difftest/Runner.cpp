@@ -47,6 +47,24 @@ struct Failure {
 /// the runtime (and poisons donated inputs).
 /// Mismatched-size mode (see setMismatchedSizes).
 bool mismatchedSizes = false;
+/// See setLongChains.
+bool longChains = false;
+
+/// Long-chain mode's checks of a call's memory against the plan.
+void checkAgainstPlan(const Function &fn, const std::string &where) {
+  const FunctionSpec &spec = fn.spec();
+  CounterSnapshot s = fn.counters().snapshot();
+  if (spec.arenaBytes > spec.arenaUnsharedBytes)
+    fail("plan-over-sum",
+         where + ": an arena of " + std::to_string(spec.arenaBytes) +
+             " B for temporaries of " +
+             std::to_string(spec.arenaUnsharedBytes) + " B unshared");
+  if (s.peakTemporaryBytes > spec.arenaBytes)
+    fail("peak-over-plan", where + ": temporaries held " +
+                               std::to_string(s.peakTemporaryBytes) +
+                               " B at once as run, over the planned arena of " +
+                               std::to_string(spec.arenaBytes) + " B");
+}
 
 constexpr int kCompiledVariants = 2;
 constexpr int kVariants = 3;
@@ -517,6 +535,8 @@ void Session::runVariant(int variant) {
     for (const auto &[var, value] : expected.shared)
       compareWithReference(value, after.at(var), updateErr(call.function, var),
                            where + ": shared variable '" + var + "'");
+    if (longChains && variant == 0)
+      checkAgainstPlan(fn, where);
 
     // The memory contract, as far as it shows from outside.
     for (size_t i = 0; i < args.size(); ++i)
@@ -608,6 +628,7 @@ void Session::run() {
 } // namespace
 
 void setMismatchedSizes(bool on) { mismatchedSizes = on; }
+void setLongChains(bool on) { longChains = on; }
 
 Verdict runProgram(const ProgramText &program) {
   Session session(program);

@@ -41,6 +41,14 @@ struct Verdict {
 /// children inherit the mode.
 void setMismatchedSizes(bool on);
 
+/// Long-chain mode (`campaign --long-chains`, ChainGenerator.h): after
+/// each call, the memory is checked against the compile-time plan in the
+/// manifest: the arena is no larger than its temporaries unshared
+/// (`plan-over-sum`), and the temporaries held at once as run are no more
+/// than the arena (`peak-over-plan`); the compiler itself refuses a plan
+/// smaller than the bytes live at once. Forked children inherit the mode.
+void setLongChains(bool on);
+
 /// Runs `program` in this process. A passing verdict's message counts the
 /// calls: "calls C refused R".
 Verdict runProgram(const ProgramText &program);

@@ -1,19 +1,23 @@
 //===- main.cpp - tcc-difftest: differential testing of random graphs -----===//
 //
 //   tcc-difftest generate --seed S            print program S
-//   tcc-difftest check [--mismatched-sizes] FILE.tg...
+//   tcc-difftest check [--mismatched-sizes | --long-chains] FILE.tg...
 //                                             run programs (regressions)
 //   tcc-difftest campaign [--seed S] [--count N] [--jobs J] [--out DIR]
 //                         [--timeout SEC] [--shrink-budget K] [--no-shrink]
 //                         [--max-seconds T] [--mismatched-sizes]
+//                         [--long-chains]
 //
 // A campaign runs programs S, S+1, ..., S+N-1, each in a forked child (a
 // crash or a hang is a finding, not the end of the campaign), shrinks every
 // failure and writes it as DIR/seed-S.tg (or prints it without --out).
+// --long-chains draws the memory campaign's programs (ChainGenerator.h)
+// and checks each call's memory against the arena plan.
 // See docs/testing.md, "Differential testing".
 //
 //===----------------------------------------------------------------------===//
 
+#include "test/difftest/ChainGenerator.h"
 #include "test/difftest/Generator.h"
 #include "test/difftest/Runner.h"
 #include "test/difftest/Shrinker.h"
@@ -36,10 +40,12 @@ namespace {
 
 int usage() {
   std::cerr << "usage: tcc-difftest generate --seed S\n"
-               "       tcc-difftest check [--mismatched-sizes] FILE.tg...\n"
+               "       tcc-difftest check [--mismatched-sizes | --long-chains] "
+               "FILE.tg...\n"
                "       tcc-difftest campaign [--seed S] [--count N] [--jobs J] "
                "[--out DIR] [--timeout SEC] [--shrink-budget K] "
-               "[--no-shrink] [--max-seconds T] [--mismatched-sizes]\n";
+               "[--no-shrink] [--max-seconds T] [--mismatched-sizes] "
+               "[--long-chains]\n";
   return 2;
 }
 
@@ -104,6 +110,8 @@ struct CampaignOptions {
   double maxSeconds = 0;
   /// Calls with sizes that disagree (see setMismatchedSizes).
   bool mismatchedSizes = false;
+  /// The memory campaign's programs and checks (see setLongChains).
+  bool longChains = false;
 };
 
 /// Adds a passing verdict's "calls C refused R" to the totals.
@@ -135,6 +143,11 @@ func f(
     (void)runProgram(*p);
 }
 
+/// The program a campaign runs for `seed`.
+ProgramText programFor(const CampaignOptions &o, uint64_t seed) {
+  return o.longChains ? generateChainProgram(seed) : generateProgram(seed);
+}
+
 int campaign(const CampaignOptions &o) {
   auto start = std::chrono::steady_clock::now();
   if (std::getenv("TCC_DIFFTEST_COLD") == nullptr)
@@ -152,7 +165,7 @@ int campaign(const CampaignOptions &o) {
     }
     while (running.size() < o.jobs && next < last) {
       uint64_t seed = o.seed + next++;
-      ChildRun run = startIsolated(generateProgram(seed), o.timeout);
+      ChildRun run = startIsolated(programFor(o, seed), o.timeout);
       if (run.pid < 0) {
         std::perror("fork");
         return 2;
@@ -186,7 +199,7 @@ int campaign(const CampaignOptions &o) {
           .count();
 
   for (const auto &[seed, verdict] : failures) {
-    ProgramText program = generateProgram(seed);
+    ProgramText program = programFor(o, seed);
     Verdict final = verdict;
     if (o.shrink) {
       std::tie(program, final) = shrinkProgram(
@@ -198,6 +211,7 @@ int campaign(const CampaignOptions &o) {
                      "found by: tcc-difftest campaign --seed " +
                          std::to_string(seed) + " --count 1" +
                          (o.mismatchedSizes ? " --mismatched-sizes" : "") +
+                         (o.longChains ? " --long-chains" : "") +
                          (o.shrink ? " (then shrunk)" : "")};
     std::string text = program.print();
     if (o.out.empty()) {
@@ -234,6 +248,9 @@ int main(int argc, char **argv) {
     if (!args.empty() && args[0] == "--mismatched-sizes") {
       setMismatchedSizes(true);
       args.erase(args.begin());
+    } else if (!args.empty() && args[0] == "--long-chains") {
+      setLongChains(true);
+      args.erase(args.begin());
     }
     return args.empty() ? usage() : check(args);
   }
@@ -262,17 +279,20 @@ int main(int argc, char **argv) {
       o.shrink = false;
     else if (args[i] == "--mismatched-sizes")
       o.mismatchedSizes = true;
+    else if (args[i] == "--long-chains")
+      o.longChains = true;
     else if (args[i] == "--out")
       o.out = value();
     else
       return usage();
   }
   if (command == "generate") {
-    std::cout << generateProgram(o.seed).print();
+    std::cout << programFor(o, o.seed).print();
     return 0;
   }
   if (command == "campaign") {
     setMismatchedSizes(o.mismatchedSizes);
+    setLongChains(o.longChains);
     return campaign(o);
   }
   return usage();

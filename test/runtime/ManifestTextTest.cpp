@@ -40,6 +40,8 @@ Manifest sample() {
                "'reshape' of [?] to [?, 3] needs 3", "x.tg:6:3"}};
   f.indexChecks = {{"take", "x.tg:7:5", -1},
                    {"dynamic_slice", "a b.tg:8:1", 1}};
+  f.arenaBytes = 12288;
+  f.arenaUnsharedBytes = 14336;
   m.functions.push_back(f);
   return m;
 }
@@ -85,6 +87,8 @@ TEST_CASE("manifest text round trips every field", "[manifest]") {
   CHECK(f.indexChecks[0].dimension == -1);
   CHECK(f.indexChecks[1].where == "a b.tg:8:1");
   CHECK(f.indexChecks[1].dimension == 1);
+  CHECK(f.arenaBytes == 12288);
+  CHECK(f.arenaUnsharedBytes == 14336);
 }
 
 TEST_CASE("a check record becomes the call's error", "[manifest]") {
@@ -153,6 +157,11 @@ TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {
   CHECK(error("tcc-manifest 1\nfunction f\ncheck eq N*(M 3 x.tg:1:1 w\nend\n")
             .find("line 3: size expression 'N*(M': unbalanced '('") !=
         std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\narena 64\nend\n")
+            .find("line 3: arena needs its bytes and the bytes unshared") !=
+        std::string::npos);
+  CHECK(error("tcc-manifest 1\nfunction f\narena 64 -1\nend\n")
+            .find("line 3: malformed arena") != std::string::npos);
   CHECK(error("tcc-manifest 1\nshared W f32 3 zeros x=%G1\n")
             .find("malformed parameter") != std::string::npos);
 }

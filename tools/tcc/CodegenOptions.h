@@ -11,7 +11,8 @@
 namespace tcc::cli {
 
 /// `--compile-threads=N`, and the hidden `--codegen-split-min-ops=N` that
-/// tests use to split small graphs, in a command's option category.
+/// tests use to split small graphs, and `--no-arena-plan`, in a command's
+/// option category.
 struct CodegenOptions {
   explicit CodegenOptions(llvm::cl::OptionCategory &category)
       : threads("compile-threads",
@@ -26,15 +27,22 @@ struct CodegenOptions {
                                    "ops of the LLVM dialect on"),
                     llvm::cl::value_desc("n"),
                     llvm::cl::init(PipelineOptions().codegenSplitMinOps),
-                    llvm::cl::Hidden, llvm::cl::cat(category)) {}
+                    llvm::cl::Hidden, llvm::cl::cat(category)),
+        noArenaPlan("no-arena-plan",
+                    llvm::cl::desc("Do not plan the temporaries into one "
+                                   "arena (tcc-plan-arena): each is freed at "
+                                   "its last use, for comparing peaks"),
+                    llvm::cl::cat(category)) {}
 
   void applyTo(PipelineOptions &pipeline) const {
     pipeline.codegenThreads = threads;
     pipeline.codegenSplitMinOps = splitMinOps;
+    pipeline.planArena = !noArenaPlan;
   }
 
   llvm::cl::opt<unsigned> threads;
   llvm::cl::opt<int64_t> splitMinOps;
+  llvm::cl::opt<bool> noArenaPlan;
 };
 
 } // namespace tcc::cli

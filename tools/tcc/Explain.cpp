@@ -2,7 +2,8 @@
 //
 // Prints the memory contract that bufferization decided, in words: which
 // borrowed inputs are overwritten, where outputs live, how shared variables
-// are updated, and every copy with its reason and size.
+// are updated, every copy with its reason and size, and which temporaries
+// share memory (the arena plan).
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,13 @@ int tcc::cli::runExplain(int argc, char **argv) {
   if (failed(manifest) || failed(explainContract(*module, *manifest, function,
                                                  llvm::outs(), hints)))
     return kBadInput;
+  // Which temporaries share memory, as the compile-time plan decided.
+  for (const dump::FunctionGraph &graph : *graphs) {
+    if ((!function.empty() && graph.name != function) || !graph.arena.bytes)
+      continue;
+    llvm::outs() << "\nmemory plan of " << graph.name << ": ";
+    dump::printArenaPlan(graph.arena, graph, llvm::outs());
+  }
   dump::printSavedStates(llvm::outs(), saved);
   return kSuccess;
 }
