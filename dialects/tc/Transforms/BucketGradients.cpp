@@ -145,16 +145,6 @@ std::optional<Member> asMember(func::CallOp call) {
   return m;
 }
 
-std::string elementSuffix(Type element) {
-  if (element.isF32())
-    return "f32";
-  if (element.isF64())
-    return "f64";
-  if (element.isInteger(32))
-    return "i32";
-  return "i64";
-}
-
 func::FuncOp declare(ModuleOp module, StringRef name, FunctionType type) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
@@ -214,7 +204,7 @@ void emitBucket(ModuleOp module, Bucket &bucket, int32_t id) {
 
   // The start, after the last write of the bucket's last gradient.
   b.setInsertionPointAfter(ready);
-  std::string suffix = elementSuffix(element);
+  std::string suffix = tcc::tc::collectiveElementSuffix(element);
   auto unranked = UnrankedMemRefType::get(element, 0);
   auto i32 = b.getI32Type();
   func::FuncOp start =

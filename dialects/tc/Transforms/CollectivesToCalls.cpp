@@ -33,16 +33,6 @@ int32_t reductionCode(StringRef reduction) {
       .Default(-1);
 }
 
-std::string elementSuffix(Type element) {
-  if (element.isF32())
-    return "f32";
-  if (element.isF64())
-    return "f64";
-  if (element.isInteger(32))
-    return "i32";
-  return "i64";
-}
-
 /// The kind, reduction, parameter (ranks or root) and ranks of `op`.
 struct CallFacts {
   CollectiveKind kind;
@@ -83,7 +73,8 @@ const char *kindName(CollectiveKind kind) {
 
 /// The declaration of tcc_dist_collective_<dtype> in `module`.
 func::FuncOp calleeFor(ModuleOp module, Type element) {
-  std::string name = "tcc_dist_collective_" + elementSuffix(element);
+  std::string name =
+      "tcc_dist_collective_" + tcc::tc::collectiveElementSuffix(element);
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b(module.getContext());
@@ -218,4 +209,14 @@ LogicalResult tcc::tc::rejectCollectives(ModuleOp module, StringRef target) {
          << "' is not supported for --target=" << target
          << ": the host writes the rank, into host memory; compute what "
             "depends on the rank on the host";
+}
+
+std::string tcc::tc::collectiveElementSuffix(Type element) {
+  if (element.isF32())
+    return "f32";
+  if (element.isF64())
+    return "f64";
+  if (element.isInteger(32))
+    return "i32";
+  return "i64";
 }

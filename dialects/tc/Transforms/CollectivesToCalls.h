@@ -19,6 +19,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace tcc::tc {
 
 /// On each runtime call of a collective: {kind, ranks, where, ordinal}.
@@ -32,6 +34,10 @@ enum class CollectiveKind : int32_t {
   Broadcast = 3,
   ProcessRank = 4,
 };
+
+/// The dtype suffix of the runtime's collective entry points
+/// (`tcc_dist_collective_f32`, ...): f32, f64, i32, else i64.
+std::string collectiveElementSuffix(mlir::Type element);
 
 /// Registers the bufferization of the collective ops.
 void registerCollectiveBufferizationModels(mlir::DialectRegistry &registry);
