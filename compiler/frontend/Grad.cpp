@@ -199,9 +199,7 @@ LogicalResult GraphBuilder::backpropagate(
                    << " for an operand of type " << v.getType();
         return failure();
       }
-      auto [it, first] = adjoint.try_emplace(v, d);
-      if (!first)
-        it->second = binary(loc, BinaryKind::Add, it->second, d);
+      grad::accumulate(*this, adjoint, v, d, loc);
     }
   }
   for (auto &[value, held] : heldBack)

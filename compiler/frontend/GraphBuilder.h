@@ -417,6 +417,16 @@ private:
                                 const llvm::DenseSet<mlir::Value> &relevant,
                                 llvm::DenseMap<mlir::Value, TensorRef> &adjoint,
                                 mlir::Location loc);
+  /// One loop step differentiated (grad/LoopStep.cpp): clones `body`'s ops
+  /// (`map` holds the values of its arguments), seeds the adjoints of the
+  /// values it yields (by position), and backpropagates into `local` from
+  /// `inputs` (the step's float arguments and the values read from above).
+  mlir::LogicalResult
+  differentiateStep(mlir::Block &body, mlir::IRMapping &map,
+                    llvm::ArrayRef<std::pair<unsigned, TensorRef>> seeds,
+                    llvm::ArrayRef<mlir::Value> inputs,
+                    llvm::DenseMap<mlir::Value, TensorRef> &local,
+                    mlir::Location loc);
   /// A warning, or an error under warningsAsErrors.
   mlir::InFlightDiagnostic warning(mlir::Location loc);
   /// Reports the inputs of the current function (its body complete) that no
@@ -494,6 +504,13 @@ private:
   mlir::LogicalResult
   carryUpdatedVariables(mlir::Location loc, OpenScan &open,
                         llvm::SmallVectorImpl<TensorRef> &next);
+  /// Checks a loop body's next values against its carried states: one
+  /// each, with the state's shape and dtype. `loop` names the loop ("scan",
+  /// "while loop") in the messages.
+  mlir::LogicalResult checkNextStates(mlir::Location loc, llvm::StringRef loop,
+                                      llvm::ArrayRef<TensorRef> inits,
+                                      llvm::ArrayRef<TensorRef> next,
+                                      llvm::ArrayRef<mlir::Location> nextLocs);
 
   GraphBuilderOptions options;
   mlir::OpBuilder builder;

@@ -170,6 +170,28 @@ GraphBuilder::carryUpdatedVariables(Location loc, OpenScan &open,
   return success();
 }
 
+LogicalResult GraphBuilder::checkNextStates(Location loc, StringRef loop,
+                                            ArrayRef<TensorRef> inits,
+                                            ArrayRef<TensorRef> next,
+                                            ArrayRef<Location> nextLocs) {
+  if (next.size() != inits.size())
+    return error(loc) << "the " << loop << "'s body gives " << next.size()
+                      << " next values for " << inits.size()
+                      << " carried states";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inits, next))) {
+    auto [init, value] = pair;
+    if (init.elementType() == value.elementType() && init.shape == value.shape)
+      continue;
+    Location at = i < nextLocs.size() ? nextLocs[i] : loc;
+    return error(at) << "carried state #" << i << " of the " << loop << " is "
+                     << describeTensor(init.elementType(), init.shape)
+                     << " before a step and "
+                     << describeTensor(value.elementType(), value.shape)
+                     << " after it; a carried state keeps its shape and dtype";
+  }
+  return success();
+}
+
 SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
                                              ArrayRef<TensorRef> next,
                                              ArrayRef<TensorRef> perStep,
@@ -193,25 +215,10 @@ SmallVector<TensorRef> GraphBuilder::endScan(Location loc,
     if (!t)
       return {};
   size_t numUserStates = open.inits.size();
-  if (next.size() != open.inits.size()) {
-    error(loc) << "the scan's body gives " << next.size() << " next values for "
-               << open.inits.size() << " carried states";
+  if (failed(checkNextStates(loc, "scan", open.inits, next, nextLocs)))
     return {};
-  }
   if (next.empty() && perStep.empty() && open.updated.empty()) {
     error(loc) << "the scan has no carried state and no output";
-    return {};
-  }
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(open.inits, next))) {
-    auto [init, value] = pair;
-    if (init.elementType() == value.elementType() && init.shape == value.shape)
-      continue;
-    Location at = i < nextLocs.size() ? nextLocs[i] : loc;
-    error(at) << "carried state #" << i << " of the scan is "
-              << describeTensor(init.elementType(), init.shape)
-              << " before a step and "
-              << describeTensor(value.elementType(), value.shape)
-              << " after it; a carried state keeps its shape and dtype";
     return {};
   }
   // The shared variables advanced in the body are carried states after

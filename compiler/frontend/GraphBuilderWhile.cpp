@@ -91,23 +91,8 @@ SmallVector<TensorRef> GraphBuilder::endWhile(Location loc,
   for (const TensorRef &t : next)
     if (!t)
       return fail();
-  if (next.size() != open.inits.size()) {
-    error(loc) << "the while loop's body gives " << next.size()
-               << " next values for " << open.inits.size() << " carried states";
+  if (failed(checkNextStates(loc, "while loop", open.inits, next, nextLocs)))
     return fail();
-  }
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(open.inits, next))) {
-    auto [init, value] = pair;
-    if (init.elementType() == value.elementType() && init.shape == value.shape)
-      continue;
-    Location at = i < nextLocs.size() ? nextLocs[i] : loc;
-    error(at) << "carried state #" << i << " of the while loop is "
-              << describeTensor(init.elementType(), init.shape)
-              << " before a step and "
-              << describeTensor(value.elementType(), value.shape)
-              << " after it; a carried state keeps its shape and dtype";
-    return fail();
-  }
   // The shared variables advanced in the body are carried states after
   // the user's.
   size_t numUserStates = open.inits.size();

@@ -16,7 +16,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/frontend/CallArgs.h"
 #include "compiler/frontend/ParserImpl.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -44,14 +43,6 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
   std::optional<tc::Dim> steps;
   bool reverse = false;
   llvm::StringSet<> declared;
-  auto declare = [&](const Token &name) -> LogicalResult {
-    if (failed(checkAssignable(name)))
-      return failure();
-    if (!declared.insert(name.text).second)
-      return emitError(locOf(name.loc()))
-             << "'" << name.text << "' is declared twice in the scan";
-    return success();
-  };
   while (!tok.is(TokenKind::RParen)) {
     Token name = tok;
     if (failed(identifier("to name a carried state (h = h0), a sequence's "
@@ -60,26 +51,22 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
     if (name.text == "n_steps" || name.text == "go_backwards") {
       if (failed(expect(TokenKind::Assign, "after the option")))
         return failure();
-      FailureOr<AttrValue> value = parseAttrValue();
-      if (failed(value))
-        return failure();
-      CallSite site{"scan", loc, {}, {}, &symbols};
-      if (!callStack.empty())
-        site.bindings = &bindings;
-      CallArgs args(site);
       if (name.text == "n_steps") {
-        FailureOr<tc::Dim> dim = args.dim(*value, "n_steps");
+        FailureOr<tc::Dim> dim = parseLoopSize(loc, "scan", "n_steps");
         if (failed(dim))
           return failure();
         steps = *dim;
       } else {
+        FailureOr<AttrValue> value = parseAttrValue();
+        if (failed(value))
+          return failure();
         if (value->kind != AttrValue::Kind::Bool)
           return emitError(value->loc) << "go_backwards must be true or false";
         reverse = value->boolean;
       }
     } else if (tok.isKeyword("in")) {
       consume();
-      if (failed(declare(name)))
+      if (failed(declareLoopName(name, "scan", declared)))
         return failure();
       FailureOr<Operand> seq = parseExpr();
       if (failed(seq))
@@ -93,19 +80,9 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
       if (failed(expect(TokenKind::Assign,
                         "after a carried state's name (h = h0) or 'in' "
                         "after a sequence element's (x in xs)")) ||
-          failed(declare(name)))
+          failed(declareLoopName(name, "scan", declared)) ||
+          failed(parseCarriedState(name, stateNames, inits)))
         return failure();
-      FailureOr<Operand> init = parseExpr();
-      if (failed(init))
-        return failure();
-      if (init->isLiteral())
-        return emitError(init->loc)
-               << "cannot tell the dtype of carried state '" << name.text
-               << "': a literal alone has none (write a tensor, such as "
-                  "zeros([], dtype=f32) + "
-               << init->source << ")";
-      stateNames.push_back(name.text.str());
-      inits.push_back(init->tensor);
     }
     if (!consumeIf(TokenKind::Comma))
       break;
@@ -126,41 +103,13 @@ LogicalResult Parser::parseScan(ArrayRef<Token> targets) {
     scope[name] = (*args)[k++];
   for (const std::string &name : elementNames)
     scope[name] = (*args)[k++];
-  // The loops in the body add the variables they advance after this.
   BodyUpdates bodyUpdates;
-  bodyUpdates.innerUpdates = loopUpdates.size();
-  while (!tok.isKeyword("return")) {
-    if (tok.is(TokenKind::RBrace) || tok.is(TokenKind::Eof)) {
-      builder.abandonScan();
-      return error() << "a scan's body ends with 'return' and the next "
-                        "values of its carried states, then its outputs";
-    }
-    FailureOr<bool> sawUpdates = parseBodyUpdates("scan's", bodyUpdates);
-    if (failed(sawUpdates)) {
-      builder.abandonScan();
-      return failure();
-    }
-    if (*sawUpdates)
-      continue;
-    if (failed(parseStatement())) {
-      builder.abandonScan();
-      return failure();
-    }
-  }
-  Location returnLoc = here();
-  consume(); // return
   SmallVector<Operand, 2> values;
-  while (true) {
-    FailureOr<Operand> value = parseExpr();
-    if (failed(value)) {
-      builder.abandonScan();
-      return failure();
-    }
-    values.push_back(*value);
-    if (!consumeIf(TokenKind::Comma))
-      break;
-  }
-  if (failed(expect(TokenKind::RBrace, "to close the scan's body"))) {
+  Location returnLoc = loc;
+  if (failed(parseLoopBody("scan's",
+                           "the next values of its carried states, then its "
+                           "outputs",
+                           bodyUpdates, values, returnLoc))) {
     builder.abandonScan();
     return failure();
   }

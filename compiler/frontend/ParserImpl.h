@@ -194,6 +194,29 @@ private:
   void passUpdatesOut(llvm::ArrayRef<LoopUpdate> advanced,
                       llvm::SmallVectorImpl<TensorRef> &results);
 
+  // What scan and while share (ParserLoopParts.cpp).
+  /// A size option's value (`n_steps=`, `max_steps=`) after its '='.
+  mlir::FailureOr<tc::Dim> parseLoopSize(mlir::Location loc,
+                                         llvm::StringRef loop,
+                                         llvm::StringRef option);
+  /// Checks a name the loop `loop` ("scan", "while loop") declares: one
+  /// that can be assigned, and not declared twice.
+  mlir::LogicalResult declareLoopName(const Token &name, llvm::StringRef loop,
+                                      llvm::StringSet<> &declared);
+  /// A carried state's initial value, after `name =`.
+  mlir::LogicalResult
+  parseCarriedState(const Token &name,
+                    llvm::SmallVectorImpl<std::string> &names,
+                    llvm::SmallVectorImpl<TensorRef> &inits);
+  /// A loop's body after its '{': statements, an optional updates block,
+  /// `return` and its values (`returnLoc` where it stands), and the '}'.
+  /// `whose` names the loop ("scan's"), `returns` what it returns.
+  mlir::LogicalResult parseLoopBody(llvm::StringRef whose,
+                                    llvm::StringRef returns,
+                                    BodyUpdates &updates,
+                                    llvm::SmallVectorImpl<Operand> &values,
+                                    mlir::Location &returnLoc);
+
   // Messages for numpy habits (ParserHints.cpp); each succeeds when the
   // tokens ahead are not the habit it knows.
   /// `E[ids]` after the name `name`, with a tensor as the index.

@@ -16,7 +16,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/frontend/CallArgs.h"
 #include "compiler/frontend/ParserImpl.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -56,14 +55,7 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
     if (failed(expect(TokenKind::Assign, "after the name")))
       return failure();
     if (name.text == "max_steps") {
-      FailureOr<AttrValue> value = parseAttrValue();
-      if (failed(value))
-        return failure();
-      CallSite site{"while", loc, {}, {}, &symbols};
-      if (!callStack.empty())
-        site.bindings = &bindings;
-      CallArgs args(site);
-      FailureOr<tc::Dim> dim = args.dim(*value, "max_steps");
+      FailureOr<tc::Dim> dim = parseLoopSize(loc, "while", "max_steps");
       if (failed(dim))
         return failure();
       maxSteps = *dim;
@@ -105,22 +97,9 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
       }
       break;
     } else {
-      if (failed(checkAssignable(name)))
+      if (failed(declareLoopName(name, "while loop", declared)) ||
+          failed(parseCarriedState(name, stateNames, inits)))
         return failure();
-      if (!declared.insert(name.text).second)
-        return emitError(locOf(name.loc()))
-               << "'" << name.text << "' is declared twice in the while loop";
-      FailureOr<Operand> init = parseExpr();
-      if (failed(init))
-        return failure();
-      if (init->isLiteral())
-        return emitError(init->loc)
-               << "cannot tell the dtype of carried state '" << name.text
-               << "': a literal alone has none (write a tensor, such as "
-                  "zeros([], dtype=f32) + "
-               << init->source << ")";
-      stateNames.push_back(name.text.str());
-      inits.push_back(init->tensor);
     }
     if (!consumeIf(TokenKind::Comma))
       break;
@@ -140,35 +119,12 @@ LogicalResult Parser::parseWhile(ArrayRef<Token> targets) {
   scope = outer;
   for (auto [k, stateName] : llvm::enumerate(stateNames))
     scope[stateName] = bodyArgs[k];
-  // The loops in the body add the variables they advance after this.
   BodyUpdates bodyUpdates;
-  bodyUpdates.innerUpdates = loopUpdates.size();
-  while (!tok.isKeyword("return")) {
-    if (tok.is(TokenKind::RBrace) || tok.is(TokenKind::Eof)) {
-      builder.abandonScan();
-      return error() << "a while loop's body ends with 'return' and the next "
-                        "values of its carried states";
-    }
-    FailureOr<bool> sawUpdates = parseBodyUpdates("while loop's", bodyUpdates);
-    if (failed(sawUpdates))
-      return abandon();
-    if (*sawUpdates)
-      continue;
-    if (failed(parseStatement()))
-      return abandon();
-  }
-  Location returnLoc = here();
-  consume(); // return
   SmallVector<Operand, 2> values;
-  while (true) {
-    FailureOr<Operand> value = parseExpr();
-    if (failed(value))
-      return abandon();
-    values.push_back(*value);
-    if (!consumeIf(TokenKind::Comma))
-      break;
-  }
-  if (failed(expect(TokenKind::RBrace, "to close the while loop's body")))
+  Location returnLoc = loc;
+  if (failed(parseLoopBody("while loop's",
+                           "the next values of its carried states", bodyUpdates,
+                           values, returnLoc)))
     return abandon();
   if (values.size() != inits.size()) {
     builder.abandonScan();

@@ -351,9 +351,12 @@ CallResult Interpreter::call(llvm::StringRef name,
     }
     if (auto choice = dyn_cast<IfElseOp>(op)) {
       // Only the value taken matters (compiled code computes only it).
+      // Copied before `env[...]`, which may grow the map and move the
+      // value a reference would point to.
       bool taken = env.at(choice.getCondition()).data.at(0) != 0;
-      env[choice.getResult()] =
+      RefTensor value =
           env.at(taken ? choice.getOnTrue() : choice.getOnFalse());
+      env[choice.getResult()] = std::move(value);
       return;
     }
     if (isa<WhileOp>(op)) {

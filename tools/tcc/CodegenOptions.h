@@ -10,9 +10,9 @@
 
 namespace tcc::cli {
 
-/// `--compile-threads=N`, and the hidden `--codegen-split-min-ops=N` that
-/// tests use to split small graphs, and `--no-arena-plan`, in a command's
-/// option category.
+/// `--compile-threads=N`, the hidden `--codegen-split-min-ops=N` that
+/// tests use to split small graphs, `--no-arena-plan` and `--bucket-bytes`,
+/// in a command's option category.
 struct CodegenOptions {
   explicit CodegenOptions(llvm::cl::OptionCategory &category)
       : threads("compile-threads",
@@ -32,17 +32,29 @@ struct CodegenOptions {
                     llvm::cl::desc("Do not plan the temporaries into one "
                                    "arena (tcc-plan-arena): each is freed at "
                                    "its last use, for comparing peaks"),
-                    llvm::cl::cat(category)) {}
+                    llvm::cl::cat(category)),
+        bucketBytes(
+            "bucket-bytes",
+            llvm::cl::desc(
+                "With --data-parallel, the largest bucket of gradients that "
+                "one non-blocking all_reduce reduces in place, overlapping the "
+                "rest of the backward pass (default 26214400, 25 MiB; 0: one "
+                "blocking all_reduce per gradient)"),
+            llvm::cl::value_desc("bytes"),
+            llvm::cl::init(PipelineOptions::kDefaultGradientBucketBytes),
+            llvm::cl::cat(category)) {}
 
   void applyTo(PipelineOptions &pipeline) const {
     pipeline.codegenThreads = threads;
     pipeline.codegenSplitMinOps = splitMinOps;
     pipeline.planArena = !noArenaPlan;
+    pipeline.gradientBucketBytes = bucketBytes < 0 ? 0 : bucketBytes;
   }
 
   llvm::cl::opt<unsigned> threads;
   llvm::cl::opt<int64_t> splitMinOps;
   llvm::cl::opt<bool> noArenaPlan;
+  llvm::cl::opt<long long> bucketBytes;
 };
 
 } // namespace tcc::cli

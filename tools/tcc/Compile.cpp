@@ -120,15 +120,6 @@ struct CompileOptions {
       cl::desc("With --data-parallel, the number of ranks of the job, over "
                "which the 'sharded' shared variables are split"),
       cl::value_desc("N"), cl::init(0), cl::cat(category)};
-  cl::opt<long long> bucketBytes{
-      "bucket-bytes",
-      cl::desc("With --data-parallel, the largest bucket of gradients that "
-               "one non-blocking all_reduce reduces in place, overlapping the "
-               "rest of the backward pass (default 26214400, 25 MiB; 0: one "
-               "blocking all_reduce per gradient)"),
-      cl::value_desc("bytes"),
-      cl::init(tcc::PipelineOptions::kDefaultGradientBucketBytes),
-      cl::cat(category)};
   cl::opt<bool> verifyDiagnostics{
       "verify-diagnostics",
       cl::desc("Check the diagnostics against expected-error annotations in "
@@ -156,7 +147,6 @@ LogicalResult compileBuffer(const CompileOptions &opts,
   pipeline.cpu = opts.cpu.value;
   pipeline.optLevel = opts.optLevel;
   opts.codegen.applyTo(pipeline);
-  pipeline.gradientBucketBytes = opts.bucketBytes < 0 ? 0 : opts.bucketBytes;
   pipeline.configure = [&](PassManager &pm) -> LogicalResult {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();

@@ -103,15 +103,6 @@ struct RunOptions {
                "from rank 0, --batches split by rank, files written by rank "
                "0 (docs/distributed.md)"),
       cl::cat(category)};
-  cl::opt<long long> bucketBytes{
-      "bucket-bytes",
-      cl::desc("With --data-parallel, the largest bucket of gradients that "
-               "one non-blocking all_reduce reduces in place, overlapping the "
-               "rest of the backward pass (default 26214400, 25 MiB; 0: one "
-               "blocking all_reduce per gradient)"),
-      cl::value_desc("bytes"),
-      cl::init(tcc::PipelineOptions::kDefaultGradientBucketBytes),
-      cl::cat(category)};
   cl::opt<bool> noCache{"no-cache",
                         cl::desc("Compile without the persistent compile "
                                  "cache (also TCC_CACHE=0)"),
@@ -251,7 +242,6 @@ int tcc::cli::runRun(int argc, char **argv) {
   }
   pipeline.optLevel = opts.optLevel;
   opts.codegen.applyTo(pipeline);
-  pipeline.gradientBucketBytes = opts.bucketBytes < 0 ? 0 : opts.bucketBytes;
   if (opts.target == "nvptx") {
     if (!tcc::isKnownGpuArch(opts.gpuArch)) {
       llvm::errs() << "tcc run: error: unknown GPU architecture '"

@@ -18,6 +18,7 @@
 #include "compiler/frontend/GraphBuilder.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tcc::grad {
 
@@ -114,9 +115,33 @@ void registerConvGradRules(GradRuleTable &table);
 void registerCollectiveGradRules(GradRuleTable &table);
 void registerControlFlowGradRules(GradRuleTable &table);
 
+// Shared by the loop rules (grad/LoopStep.cpp).
+/// Whether `v` is a tensor of floating-point elements.
+bool isFloatTensor(mlir::Value v);
+/// The values that `op`'s regions (or only `only`, one of them) use and
+/// that are defined outside `op`.
+llvm::SetVector<mlir::Value> valuesFromAbove(mlir::Operation *op,
+                                             mlir::Region *only = nullptr);
 /// An op's operands, then the values its regions use that are defined
-/// above it (a scan body's weights), each once (grad/LoopGrad.cpp).
+/// above it (a scan body's weights), each once.
 llvm::SmallVector<mlir::Value> operandsAndCaptures(mlir::Operation *op);
+/// Adds `d` (if any) to the adjoint of `v`.
+void accumulate(GraphBuilder &builder,
+                llvm::DenseMap<mlir::Value, TensorRef> &adjoint, mlir::Value v,
+                TensorRef d, mlir::Location loc);
+
+/// What a backward loop carries: the adjoints of the float states (their
+/// final values' adjoints, or zeros), then zeros for the sums of the
+/// adjoints of the values the body reads from above.
+struct CarriedAdjoints {
+  /// The positions of the float states among the loop's states.
+  llvm::SmallVector<size_t> floatStates;
+  llvm::SmallVector<TensorRef> inits;
+};
+CarriedAdjoints
+carriedAdjoints(GradContext &ctx, mlir::ValueRange inits,
+                mlir::ValueRange finals, llvm::ArrayRef<mlir::Value> captured,
+                const llvm::DenseMap<mlir::Value, TensorRef> &adjoint);
 
 /// Every rule (built once).
 const GradRuleTable &gradRules();

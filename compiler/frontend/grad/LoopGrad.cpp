@@ -25,44 +25,9 @@
 #include "compiler/frontend/grad/GradRules.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace tcc;
-
-/// The values `op`'s regions use that are defined outside `op`. (Upstream's
-/// getUsedValuesDefinedAbove misses those of a block not yet in a region,
-/// such as the body of a scan being built.)
-static llvm::SetVector<Value> valuesFromAbove(Operation *op) {
-  llvm::SetVector<Value> values;
-  op->walk([&](Operation *inner) {
-    if (inner == op)
-      return;
-    for (Value v : inner->getOperands()) {
-      Operation *owner = v.getDefiningOp();
-      if (!owner)
-        owner = v.getParentBlock()->getParentOp();
-      if (!owner || !op->isAncestor(owner) ||
-          (owner == op && v.getDefiningOp() == op))
-        values.insert(v);
-    }
-  });
-  return values;
-}
-
-SmallVector<Value> grad::operandsAndCaptures(Operation *op) {
-  SmallVector<Value> values(op->getOperands());
-  if (op->getNumRegions() == 0)
-    return values;
-  for (Value v : valuesFromAbove(op))
-    if (!llvm::is_contained(values, v))
-      values.push_back(v);
-  return values;
-}
-
-static bool isFloat(Value v) {
-  return isa<FloatType>(cast<ShapedType>(v.getType()).getElementType());
-}
 
 LogicalResult GraphBuilder::gradScan(tc::ScanOp scan,
                                      const llvm::DenseSet<Value> &active,
@@ -79,7 +44,7 @@ LogicalResult GraphBuilder::gradScan(tc::ScanOp scan,
   size_t numOutputs =
       scan.getNumResults() - numStates - (saved ? numStates : 0);
   auto needs = [&](Value v) {
-    return isFloat(v) && active.contains(v) && relevant.contains(v);
+    return grad::isFloatTensor(v) && active.contains(v) && relevant.contains(v);
   };
   // Which adjoints flow in: the final states' and the stacked outputs'.
   bool anyIn = false;
@@ -87,7 +52,7 @@ LogicalResult GraphBuilder::gradScan(tc::ScanOp scan,
     anyIn |= adjoint.count(scan.getResult(r)) != 0;
   // The values the body reads from above (an operand too, such as a
   // sequence the body also reads whole, gets both adjoints).
-  llvm::SetVector<Value> above = valuesFromAbove(scan);
+  llvm::SetVector<Value> above = grad::valuesFromAbove(scan);
   SmallVector<Value> captured;
   for (Value v : above)
     if (needs(v))
@@ -117,21 +82,11 @@ LogicalResult GraphBuilder::gradScan(tc::ScanOp scan,
   };
 
   grad::GradContext ctx(*this, loc);
-  // Carried backwards: the float states' adjoints, then the sums of the
-  // captured values' adjoints.
-  SmallVector<size_t> floatStates;
-  SmallVector<TensorRef> inits;
-  for (size_t k = 0; k < numStates; ++k) {
-    Value init = scan.getInits()[k];
-    if (!isFloat(init))
-      continue;
-    floatStates.push_back(k);
-    auto it = adjoint.find(scan.getResult(k));
-    inits.push_back(it != adjoint.end() ? it->second
-                                        : ctx.zerosLike(valueRef(init)));
-  }
-  for (Value v : captured)
-    inits.push_back(ctx.zerosLike(valueRef(v)));
+  grad::CarriedAdjoints carried = grad::carriedAdjoints(
+      ctx, scan.getInits(), scan->getResults().take_front(numStates), captured,
+      adjoint);
+  ArrayRef<size_t> floatStates = carried.floatStates;
+  SmallVector<TensorRef> &inits = carried.inits;
   // Iterated backwards: the saved states, the stacked outputs' adjoints,
   // the forward sequences in step order.
   SmallVector<TensorRef> sequences;
@@ -172,51 +127,27 @@ LogicalResult GraphBuilder::gradScan(tc::ScanOp scan,
   at += outputsIn.size();
   ArrayRef<TensorRef> rows = ArrayRef(*args).slice(at, numSeqs);
 
-  // The forward step again, from the saved state.
+  // The forward step again, from the saved state, differentiated.
   Block &body = scan.getBodyBlock();
   IRMapping map;
   for (size_t k = 0; k < numStates; ++k)
     map.map(body.getArgument(k), states[k].value);
   for (size_t m = 0; m < numSeqs; ++m)
     map.map(body.getArgument(numStates + m), rows[m].value);
-  SmallVector<Operation *> step;
-  for (Operation &op : body.without_terminator()) {
-    Operation *copy = builder.clone(op, map);
-    step.push_back(copy);
-    // The copies have the symbolic shapes of the originals.
-    SmallVector<Value> from, to;
-    op.walk(
-        [&](Operation *o) { from.append(o->result_begin(), o->result_end()); });
-    copy->walk(
-        [&](Operation *o) { to.append(o->result_begin(), o->result_end()); });
-    for (auto [f, t] : llvm::zip(from, to))
-      if (auto it = valueShapes.find(f); it != valueShapes.end())
-        valueShapes[t] = it->second;
-  }
-  auto yield = llvm::cast<tc::YieldOp>(body.getTerminator());
-  llvm::DenseMap<Value, TensorRef> local;
-  auto seed = [&](Value v, const TensorRef &d) {
-    auto [it, first] = local.try_emplace(v, d);
-    if (!first)
-      it->second = binary(loc, BinaryKind::Add, it->second, d);
-  };
+  SmallVector<std::pair<unsigned, TensorRef>> seeds;
   for (auto [i, k] : llvm::enumerate(floatStates))
-    seed(map.lookupOrDefault(yield.getValues()[k]), dStates[i]);
+    seeds.push_back({unsigned(k), dStates[i]});
   for (auto [i, j] : llvm::enumerate(outputsIn))
-    seed(map.lookupOrDefault(yield.getValues()[numStates + j]), dOutputs[i]);
-  llvm::DenseSet<Value> stepActive, stepRelevant;
+    seeds.push_back({unsigned(numStates + j), dOutputs[i]});
+  SmallVector<Value> inputs;
   for (size_t k : floatStates)
-    stepActive.insert(states[k].value);
+    inputs.push_back(states[k].value);
   for (const TensorRef &row : rows)
-    if (isFloat(row.value))
-      stepActive.insert(row.value);
-  for (Value v : captured)
-    stepActive.insert(v);
-  for (auto &[v, d] : local)
-    stepRelevant.insert(v);
-  markActive(step, stepActive);
-  markRelevant(step, stepRelevant);
-  if (failed(backpropagate(step, stepActive, stepRelevant, local, loc))) {
+    if (grad::isFloatTensor(row.value))
+      inputs.push_back(row.value);
+  inputs.append(captured.begin(), captured.end());
+  llvm::DenseMap<Value, TensorRef> local;
+  if (failed(differentiateStep(body, map, seeds, inputs, local, loc))) {
     abandonScan();
     return failure();
   }
@@ -247,21 +178,15 @@ LogicalResult GraphBuilder::gradScan(tc::ScanOp scan,
   if (results.empty())
     return failure();
 
-  auto accumulate = [&](Value v, TensorRef d) {
-    if (!d)
-      return;
-    auto [it, first] = adjoint.try_emplace(v, d);
-    if (!first)
-      it->second = binary(loc, BinaryKind::Add, it->second, d);
-  };
   at = 0;
   for (size_t k : floatStates)
-    accumulate(scan.getInits()[k], results[at++]);
+    grad::accumulate(*this, adjoint, scan.getInits()[k], results[at++], loc);
   for (Value v : captured)
-    accumulate(v, results[at++]);
+    grad::accumulate(*this, adjoint, v, results[at++], loc);
   for (size_t m : rowsOut) {
     TensorRef d = results[at++];
-    accumulate(scan.getSequences()[m], scan.getReverse() ? d : reverseRows(d));
+    grad::accumulate(*this, adjoint, scan.getSequences()[m],
+                     scan.getReverse() ? d : reverseRows(d), loc);
   }
   return success();
 }

@@ -16,30 +16,9 @@
 #include "compiler/frontend/grad/GradRules.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace tcc;
-
-/// The values that `region`'s ops use from outside `op`.
-static llvm::SetVector<Value> capturedBy(Operation *op, Region &region) {
-  llvm::SetVector<Value> values;
-  region.walk([&](Operation *inner) {
-    for (Value v : inner->getOperands()) {
-      Operation *owner = v.getDefiningOp();
-      if (!owner)
-        owner = v.getParentBlock()->getParentOp();
-      if (!owner || !op->isAncestor(owner) ||
-          (owner == op && v.getDefiningOp() == op))
-        values.insert(v);
-    }
-  });
-  return values;
-}
-
-static bool isFloat(Value v) {
-  return isa<FloatType>(cast<ShapedType>(v.getType()).getElementType());
-}
 
 LogicalResult GraphBuilder::gradWhile(tc::WhileOp loop,
                                       const llvm::DenseSet<Value> &active,
@@ -52,13 +31,13 @@ LogicalResult GraphBuilder::gradWhile(tc::WhileOp loop,
                          "saved for each step (a while built by "
                          "GraphBuilder::beginWhile, or a .tg while)";
   auto needs = [&](Value v) {
-    return isFloat(v) && active.contains(v) && relevant.contains(v);
+    return grad::isFloatTensor(v) && active.contains(v) && relevant.contains(v);
   };
   bool anyIn = false;
   for (size_t k = 0; k < numStates; ++k)
     anyIn |= adjoint.count(loop.getResult(k)) != 0;
   SmallVector<Value> captured;
-  for (Value v : capturedBy(loop, loop.getBody()))
+  for (Value v : grad::valuesFromAbove(loop, &loop.getBody()))
     if (needs(v))
       captured.push_back(v);
   bool anyOut = !captured.empty();
@@ -70,21 +49,11 @@ LogicalResult GraphBuilder::gradWhile(tc::WhileOp loop,
   grad::GradContext ctx(*this, loc);
   Type i64 = builder.getI64Type();
   tc::Dim maxSteps = valueRef(loop.getSavedStates()[0]).shape[0];
-  // Carried backwards: the float states' adjoints, then the sums of the
-  // captured values' adjoints.
-  SmallVector<size_t> floatStates;
-  SmallVector<TensorRef> inits;
-  for (size_t k = 0; k < numStates; ++k) {
-    Value init = loop.getInits()[k];
-    if (!isFloat(init))
-      continue;
-    floatStates.push_back(k);
-    auto it = adjoint.find(loop.getResult(k));
-    inits.push_back(it != adjoint.end() ? it->second
-                                        : ctx.zerosLike(valueRef(init)));
-  }
-  for (Value v : captured)
-    inits.push_back(ctx.zerosLike(valueRef(v)));
+  grad::CarriedAdjoints carried = grad::carriedAdjoints(
+      ctx, loop.getInits(), loop->getResults().take_front(numStates), captured,
+      adjoint);
+  ArrayRef<size_t> floatStates = carried.floatStates;
+  SmallVector<TensorRef> &inits = carried.inits;
   // Iterated backwards: the saved states and the row numbers.
   SmallVector<TensorRef> sequences;
   for (Value saved : loop.getSavedStates())
@@ -111,43 +80,20 @@ LogicalResult GraphBuilder::gradWhile(tc::WhileOp loop,
   TensorRef row = (*args)[at];
   TensorRef ran = compare(loc, tc::ComparePredicate::lt, row, trips);
 
-  // The forward step again, from the saved state.
+  // The forward step again, from the saved state, differentiated.
   Block &body = loop.getBodyBlock();
   IRMapping map;
   for (size_t k = 0; k < numStates; ++k)
     map.map(body.getArgument(k), states[k].value);
-  SmallVector<Operation *> step;
-  for (Operation &op : body.without_terminator()) {
-    Operation *copy = builder.clone(op, map);
-    step.push_back(copy);
-    SmallVector<Value> from, to;
-    op.walk(
-        [&](Operation *o) { from.append(o->result_begin(), o->result_end()); });
-    copy->walk(
-        [&](Operation *o) { to.append(o->result_begin(), o->result_end()); });
-    for (auto [f, t] : llvm::zip(from, to))
-      if (auto it = valueShapes.find(f); it != valueShapes.end())
-        valueShapes[t] = it->second;
-  }
-  auto yield = llvm::cast<tc::YieldOp>(body.getTerminator());
-  llvm::DenseMap<Value, TensorRef> local;
-  auto seed = [&](Value v, const TensorRef &d) {
-    auto [it, first] = local.try_emplace(v, d);
-    if (!first)
-      it->second = binary(loc, BinaryKind::Add, it->second, d);
-  };
+  SmallVector<std::pair<unsigned, TensorRef>> seeds;
   for (auto [i, k] : llvm::enumerate(floatStates))
-    seed(map.lookupOrDefault(yield.getValues()[k]), dStates[i]);
-  llvm::DenseSet<Value> stepActive, stepRelevant;
+    seeds.push_back({unsigned(k), dStates[i]});
+  SmallVector<Value> inputs;
   for (size_t k : floatStates)
-    stepActive.insert(states[k].value);
-  for (Value v : captured)
-    stepActive.insert(v);
-  for (auto &[v, d] : local)
-    stepRelevant.insert(v);
-  markActive(step, stepActive);
-  markRelevant(step, stepRelevant);
-  if (failed(backpropagate(step, stepActive, stepRelevant, local, loc))) {
+    inputs.push_back(states[k].value);
+  inputs.append(captured.begin(), captured.end());
+  llvm::DenseMap<Value, TensorRef> local;
+  if (failed(differentiateStep(body, map, seeds, inputs, local, loc))) {
     abandonScan();
     return failure();
   }
@@ -172,17 +118,10 @@ LogicalResult GraphBuilder::gradWhile(tc::WhileOp loop,
   SmallVector<TensorRef> results = endScan(loc, next, {});
   if (results.empty())
     return failure();
-  auto accumulate = [&](Value v, TensorRef d) {
-    if (!d)
-      return;
-    auto [it, first] = adjoint.try_emplace(v, d);
-    if (!first)
-      it->second = binary(loc, BinaryKind::Add, it->second, d);
-  };
   at = 0;
   for (size_t k : floatStates)
-    accumulate(loop.getInits()[k], results[at++]);
+    grad::accumulate(*this, adjoint, loop.getInits()[k], results[at++], loc);
   for (Value v : captured)
-    accumulate(v, results[at++]);
+    grad::accumulate(*this, adjoint, v, results[at++], loc);
   return success();
 }
