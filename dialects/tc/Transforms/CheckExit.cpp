@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tc/Transforms/IdCheckRecord.h"
 #include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,9 +59,17 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
   LogicalResult addExit(func::FuncOp func) {
     Block &entry = func.getBody().front();
     auto ret = dyn_cast<func::ReturnOp>(entry.getTerminator());
-    auto recordType = MemRefType::get({4}, IntegerType::get(&getContext(), 64));
-    if (!ret || func.getNumResults() != 1 ||
-        func.getResultTypes()[0] != recordType)
+    // [check, id, position, bound], then the steps of the loops around
+    // the ids (IdCheckRecord.h).
+    auto recordType = func.getNumResults() == 1
+                          ? dyn_cast<MemRefType>(func.getResultTypes()[0])
+                          : MemRefType();
+    if (!ret || !recordType || recordType.getRank() != 1 ||
+        recordType.getDimSize(0) < idchecks::kRecordFields ||
+        recordType.getDimSize(0) >
+            idchecks::kRecordFields + idchecks::kMaxLoopSteps ||
+        !recordType.getElementType().isInteger(64) ||
+        !recordType.getLayout().isIdentity())
       return func.emitError()
              << "internal: expected the check record as the only result "
                 "after bufferization, got "
