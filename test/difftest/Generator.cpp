@@ -134,7 +134,9 @@ struct Val {
 
 class Generator {
 public:
-  explicit Generator(uint64_t seed) : rng_(seed) { program_.seed = seed; }
+  Generator(uint64_t seed, bool loopIds) : rng_(seed), loopIds_(loopIds) {
+    program_.seed = seed;
+  }
   ProgramText run();
 
 private:
@@ -206,6 +208,8 @@ private:
   std::vector<Val> pool_;
   std::vector<std::string> syms_;
   int temps_ = 0;
+  /// Every function starts with a loop that gathers in its body.
+  bool loopIds_ = false;
 };
 
 DT Generator::randomDType() {
@@ -1548,6 +1552,13 @@ void Generator::genFunction(int index) {
   int inputs = 1 + below(2);
   for (int k = 0; k < inputs; ++k)
     newInput(randomDType(), randomDims(3));
+  for (int tries = 0; loopIds_ && tries < 8; ++tries) {
+    size_t inputsBefore = fn_->inputs.size(), poolBefore = pool_.size();
+    if (genLoopIds())
+      break;
+    fn_->inputs.resize(inputsBefore);
+    pool_.resize(poolBefore);
+  }
   int statements = 3 + below(8);
   using Op = bool (Generator::*)();
   static const std::vector<Op> ops = {
@@ -1602,6 +1613,8 @@ ProgramText Generator::run() {
 
 } // namespace
 
-ProgramText generateProgram(uint64_t seed) { return Generator(seed).run(); }
+ProgramText generateProgram(uint64_t seed, bool loopIds) {
+  return Generator(seed, loopIds).run();
+}
 
 } // namespace tcc::difftest

@@ -102,41 +102,58 @@ struct IndexChecksPass
     Block &body = func.getBody().front();
     OpBuilder b(func.getContext());
     // Every check in program order (its number), loop bodies included.
-    std::deque<IdCheck> checks;
-    DenseMap<Operation *, SmallVector<const IdCheck *>> checksAt;
+    // The checks are built again where they are scanned (liveChecks): a
+    // loop that gets a record is replaced, and a check's ids or bound may
+    // be the old loop's results.
+    DenseMap<Operation *, SmallVector<int64_t>> numbersAt;
     SmallVector<Attribute> described;
+    Location firstLoc = func.getLoc();
     int64_t deepest = 0;
     // The checked ops of each while's condition (WhileCondChecks.h).
     DenseMap<Operation *, SmallVector<Operation *>> condChecked;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       SmallVector<Operation *> loops = loopsAround(op);
-      for (IdCheck &c : checksOf(op)) {
-        c.number = (int64_t)checks.size() + 1;
-        checks.push_back(c);
-        checksAt[op].push_back(&checks.back());
+      for (const IdCheck &c : checksOf(op)) {
+        if (described.empty())
+          firstLoc = op->getLoc();
+        numbersAt[op].push_back((int64_t)described.size() + 1);
         described.push_back(describe(b, c, loops));
         deepest = std::max(deepest, (int64_t)loops.size());
       }
-      if (WhileOp owner = condOwner(op); owner && checksAt.count(op))
+      if (WhileOp owner = condOwner(op); owner && numbersAt.count(op))
         condChecked[owner].push_back(op);
     });
-    // The checks of `copies` of the checked ops `originals`, numbered as
-    // theirs.
-    auto addCopies = [&](ArrayRef<Operation *> originals,
-                         ArrayRef<Operation *> copies,
-                         function_ref<void(IdCheck &)> adjust) {
-      for (auto [original, copy] : llvm::zip(originals, copies)) {
-        SmallVector<const IdCheck *> numbered = checksAt.lookup(original);
-        SmallVector<IdCheck> copied = checksOf(copy);
-        for (auto [c, of] : llvm::zip(copied, numbered)) {
-          c.number = of->number;
-          adjust(c);
-          checks.push_back(c);
-          checksAt[copy].push_back(&checks.back());
-        }
-      }
+    // A copy of a while's condition checked after the loop.
+    struct AfterLoop {
+      Value stepsRun, maxSteps;
+      int64_t stepField;
     };
-    if (checks.empty())
+    DenseMap<Operation *, AfterLoop> afterLoop;
+    // The checks of `op`, numbered, as they are now.
+    std::deque<IdCheck> live;
+    auto liveChecks = [&](Operation *op) {
+      SmallVector<const IdCheck *> found;
+      SmallVector<IdCheck> checks = checksOf(op);
+      SmallVector<int64_t> numbers = numbersAt.lookup(op);
+      for (auto [c, number] : llvm::zip(checks, numbers)) {
+        c.number = number;
+        if (auto it = afterLoop.find(op); it != afterLoop.end()) {
+          c.stepsRun = it->second.stepsRun;
+          c.maxSteps = it->second.maxSteps;
+          c.stepField = it->second.stepField;
+        }
+        live.push_back(c);
+        found.push_back(&live.back());
+      }
+      return found;
+    };
+    // `copies` of the checked ops `originals` check as they do.
+    auto addCopies = [&](ArrayRef<Operation *> originals,
+                         ArrayRef<Operation *> copies) {
+      for (auto [original, copy] : llvm::zip(originals, copies))
+        numbersAt[copy] = numbersAt.lookup(original);
+    };
+    if (described.empty())
       return;
     int64_t width = kRecordFields + std::min(deepest, kMaxLoopSteps);
 
@@ -151,7 +168,7 @@ struct IndexChecksPass
           sources.push_back(s);
           continue;
         }
-        for (const IdCheck *c : checksAt.lookup(op))
+        for (const IdCheck *c : liveChecks(op))
           sources.push_back(scanOf(sb, *c));
       }
       return sources;
@@ -159,7 +176,7 @@ struct IndexChecksPass
     auto checkedIn = [&](Block &block) {
       SmallVector<Operation *> ops;
       for (Operation &op : block.without_terminator())
-        if (checksAt.count(&op) || loopRecords.count(&op))
+        if (numbersAt.count(&op) || loopRecords.count(&op))
           ops.push_back(&op);
       return ops;
     };
@@ -175,10 +192,8 @@ struct IndexChecksPass
       if (!inCond.empty()) {
         auto w = cast<WhileOp>(loop);
         OpBuilder cb = OpBuilder::atBlockBegin(&w.getBodyBlock());
-        addCopies(
-            inCond,
-            copyCondChecks(w, inCond, cb, w.getBodyBlock().getArguments()),
-            [](IdCheck &) {});
+        addCopies(inCond, copyCondChecks(w, inCond, cb,
+                                         w.getBodyBlock().getArguments()));
       }
       SmallVector<Operation *> ops = checkedIn(bodyOf(loop));
       if (ops.empty())
@@ -200,15 +215,12 @@ struct IndexChecksPass
       auto w = cast<WhileOp>(done.loop);
       OpBuilder ab(w);
       ab.setInsertionPointAfter(w);
-      addCopies(inCond,
-                copyCondChecks(w, inCond, ab,
-                               w.getResults().take_front(
-                                   w.getCondBlock().getNumArguments())),
-                [&](IdCheck &c) {
-                  c.stepsRun = w.getTripCount();
-                  c.maxSteps = w.getMaxSteps();
-                  c.stepField = step.stepField;
-                });
+      SmallVector<Operation *> copies = copyCondChecks(
+          w, inCond, ab,
+          w.getResults().take_front(w.getCondBlock().getNumArguments()));
+      addCopies(inCond, copies);
+      for (Operation *copy : copies)
+        afterLoop[copy] = {w.getTripCount(), w.getMaxSteps(), step.stepField};
     }
     SmallVector<Operation *> topLevel = checkedIn(body);
 
@@ -221,7 +233,7 @@ struct IndexChecksPass
       SmallVector<Value, 2> roots;
       if (Value record = loopRecords.lookup(op))
         roots.push_back(record);
-      for (const IdCheck *c : checksAt.lookup(op))
+      for (const IdCheck *c : liveChecks(op))
         for (Value v : {c->ids, c->boundSource, c->stepsRun, c->maxSteps})
           if (v)
             roots.push_back(v);
@@ -264,8 +276,7 @@ struct IndexChecksPass
       b.setInsertionPoint(firstOther);
     else
       b.setInsertionPoint(body.getTerminator());
-    Value packed = packRecord(b, checks.front().op->getLoc(),
-                              sourcesAt(b, topLevel), width);
+    Value packed = packRecord(b, firstLoc, sourcesAt(b, topLevel), width);
 
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     unsigned index = func.getNumResults();
