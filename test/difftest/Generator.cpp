@@ -134,7 +134,8 @@ struct Val {
 
 class Generator {
 public:
-  Generator(uint64_t seed, bool loopIds) : rng_(seed), loopIds_(loopIds) {
+  Generator(uint64_t seed, bool loopIds, bool badIds)
+      : rng_(seed), loopIds_(loopIds), badIds_(badIds) {
     program_.seed = seed;
   }
   ProgramText run();
@@ -210,6 +211,9 @@ private:
   int temps_ = 0;
   /// Every function starts with a loop that gathers in its body.
   bool loopIds_ = false;
+  /// Ids in loop bodies are sometimes one too many (calls that both sides
+  /// must refuse; with mismatched sizes only).
+  bool badIds_ = false;
 };
 
 DT Generator::randomDType() {
@@ -755,7 +759,9 @@ bool Generator::genLoopIds() {
     int axis = int(std::find(table.dims.begin(), table.dims.end(), n) -
                    table.dims.begin());
     std::string ids = "argmax(r, axis=-1)";
-    if (n.sym.empty() && chance(0.3))
+    if (badIds_ && chance(0.3))
+      ids = "(" + ids + " + 1)"; // n where the maximum is last
+    else if (n.sym.empty() && chance(0.3))
       ids = "(" + ids + " - " + std::to_string(n.size) + ")";
     if (chance(0.3))
       ids = "cast(" + ids + ", dtype=i32)";
@@ -788,10 +794,15 @@ bool Generator::genLoopIds() {
   int64_t threshold = below(int(count * n.size) + 1);
   int steps = 1 + below(6);
   std::string total = dims.empty() ? "k" : "sum(k)";
+  // One too many where a row's maximum is last: the next step reads past
+  // the table.
+  std::string next = "argmax(" + p.name + ", axis=1)";
+  if (badIds_ && chance(0.3))
+    next = "(" + next + " + 1)";
   return addTemp("while(k = argmax(" + a.name +
                      ", axis=-1), max_steps=" + std::to_string(steps) +
                      ", cond=" + total + " >= " + std::to_string(threshold) +
-                     ") { return take(argmax(" + p.name + ", axis=1), k) }",
+                     ") { return take(" + next + ", k) }",
                  DT::I64, dims, double(n.size), 0);
 }
 
@@ -1613,8 +1624,8 @@ ProgramText Generator::run() {
 
 } // namespace
 
-ProgramText generateProgram(uint64_t seed, bool loopIds) {
-  return Generator(seed, loopIds).run();
+ProgramText generateProgram(uint64_t seed, bool loopIds, bool badIds) {
+  return Generator(seed, loopIds, badIds).run();
 }
 
 } // namespace tcc::difftest

@@ -14,7 +14,8 @@
 // --long-chains draws the memory campaign's programs (ChainGenerator.h)
 // and checks each call's memory against the arena plan.
 // --loop-ids starts every function with a loop whose body gathers at ids
-// that change from step to step.
+// that change from step to step (with --mismatched-sizes, ids that may be
+// out of range too).
 // See docs/testing.md, "Differential testing".
 //
 //===----------------------------------------------------------------------===//
@@ -149,8 +150,9 @@ func f(
 
 /// The program a campaign runs for `seed`.
 ProgramText programFor(const CampaignOptions &o, uint64_t seed) {
-  return o.longChains ? generateChainProgram(seed)
-                      : generateProgram(seed, o.loopIds);
+  return o.longChains
+             ? generateChainProgram(seed)
+             : generateProgram(seed, o.loopIds, o.loopIds && o.mismatchedSizes);
 }
 
 int campaign(const CampaignOptions &o) {
