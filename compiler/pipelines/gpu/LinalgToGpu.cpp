@@ -242,11 +242,10 @@ struct LinalgToGpuPass
       if (buildScatterKernelIfMatched(loop))
         gone.insert(inside.begin(), inside.end());
     }
-    // The scatters of one element (rank-0 ids), wherever the host runs
-    // them.
     SmallVector<memref::StoreOp> stores;
     func.walk([&](memref::StoreOp store) {
-      if (!store->getParentOfType<gpu::LaunchOp>())
+      if (!store->getParentOfType<gpu::LaunchOp>() &&
+          !store->getParentOfType<scf::ForOp>())
         stores.push_back(store);
     });
     for (memref::StoreOp store : stores)

@@ -163,6 +163,27 @@ SmallVector<IdCheck> checksOf(Operation *op) {
                         dynamicDim(input, axis), (int64_t)i});
     }
   }
+  // The bounds the types give.
+  for (IdCheck &c : checks) {
+    if (auto o = dyn_cast<OneHotOp>(op)) {
+      c.staticBound = o.getDepth();
+      continue;
+    }
+    Value input = op->getOperand(0);
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t axis = c.dimension;
+    if (auto take = dyn_cast<TakeOp>(op))
+      axis = take.getAxis();
+    if (auto t = dyn_cast<TakeAlongAxisOp>(op))
+      axis = t.getAxis();
+    if (auto s = dyn_cast<ScatterAddOp>(op))
+      axis = s.getAxis();
+    if (axis < 0 || type.isDynamicDim(axis))
+      continue;
+    c.staticBound = type.getDimSize(axis);
+    if (auto d = dyn_cast<DynamicSliceOp>(op))
+      *c.staticBound += 1 - d.getSizes()[c.dimension];
+  }
   return checks;
 }
 

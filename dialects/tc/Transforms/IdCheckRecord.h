@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace tcc::tc::idchecks {
@@ -46,6 +47,8 @@ struct IdCheck {
   mlir::Value boundSource;
   /// dynamic_slice: the dimension of the start.
   int64_t dimension = -1;
+  /// `bound` when the compile time knows it.
+  std::optional<int64_t> staticBound = std::nullopt;
   /// The check's number in the record (from 1), in program order.
   int64_t number = 0;
   /// A copy of a while's condition checked after the loop, on its final

@@ -23,6 +23,7 @@
 #include "dialects/tc/Transforms/IdCheckRecord.h"
 #include "dialects/tc/Transforms/LoopRecordState.h"
 #include "dialects/tc/Transforms/Passes.h"
+#include "dialects/tc/Transforms/StaticIdRange.h"
 #include "dialects/tc/Transforms/WhileCondChecks.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -113,7 +114,15 @@ struct IndexChecksPass
     DenseMap<Operation *, SmallVector<Operation *>> condChecked;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       SmallVector<Operation *> loops = loopsAround(op);
-      for (const IdCheck &c : checksOf(op)) {
+      SmallVector<IdCheck> checks = checksOf(op);
+      // Number 0: ids that are always good need no check.
+      if (llvm::all_of(checks, alwaysInRange))
+        return;
+      for (const IdCheck &c : checks) {
+        if (alwaysInRange(c)) {
+          numbersAt[op].push_back(0);
+          continue;
+        }
         if (described.empty())
           firstLoc = op->getLoc();
         numbersAt[op].push_back((int64_t)described.size() + 1);
@@ -136,6 +145,8 @@ struct IndexChecksPass
       SmallVector<IdCheck> checks = checksOf(op);
       SmallVector<int64_t> numbers = numbersAt.lookup(op);
       for (auto [c, number] : llvm::zip(checks, numbers)) {
+        if (number == 0)
+          continue;
         c.number = number;
         if (auto it = afterLoop.find(op); it != afterLoop.end()) {
           c.stepsRun = it->second.stepsRun;
