@@ -66,3 +66,40 @@ func.func @walk(%E: tensor<4x3xf32>, %k0: tensor<i64>, %m: tensor<i64>) -> tenso
   }
   return %k : tensor<i64>
 }
+
+// Ids the compile time keeps in range need no check (grad of a slice
+// scatters at `iota + offset` in every backward step): no record, no
+// state, the function unchanged.
+// CHECK-LABEL: func.func @slice_grad(
+// CHECK-SAME: -> tensor<2x6xf32> {
+// CHECK-NOT: tc.index_checks
+// CHECK: tc.scan inits(%{{.*}} : tensor<2x6xf32>) sequences
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @slice_grad(%acc0: tensor<2x6xf32>, %us: tensor<?x2x3xf32>) -> tensor<2x6xf32> {
+  %acc = tc.scan inits(%acc0 : tensor<2x6xf32>) sequences(%us : tensor<?x2x3xf32>) -> (tensor<2x6xf32>) {
+  ^bb0(%a: tensor<2x6xf32>, %u: tensor<2x3xf32>):
+    %iota = tc.iota axis = 0 : tensor<3xi64>
+    %off = tc.constant dense<3> : tensor<i64>
+    %ids = tc.add %iota, %off : tensor<3xi64>, tensor<i64> -> tensor<3xi64>
+    %s = tc.scatter_add %a, %ids, %u axis = 1 : tensor<2x6xf32>, tensor<3xi64>, tensor<2x3xf32> -> tensor<2x6xf32>
+    tc.yield %s : tensor<2x6xf32>
+  }
+  return %acc : tensor<2x6xf32>
+}
+
+// One past the end (ids 4, 5, 6 of 6 columns) is checked.
+// CHECK-LABEL: func.func @past_the_end(
+// CHECK-SAME: tensor<5xi64> {tc.check_record}
+// CHECK-SAME: tc.index_checks = [{kind = "scatter_add"
+func.func @past_the_end(%acc0: tensor<2x6xf32>, %us: tensor<?x2x3xf32>) -> tensor<2x6xf32> {
+  %acc = tc.scan inits(%acc0 : tensor<2x6xf32>) sequences(%us : tensor<?x2x3xf32>) -> (tensor<2x6xf32>) {
+  ^bb0(%a: tensor<2x6xf32>, %u: tensor<2x3xf32>):
+    %iota = tc.iota axis = 0 : tensor<3xi64>
+    %off = tc.constant dense<4> : tensor<i64>
+    %ids = tc.add %iota, %off : tensor<3xi64>, tensor<i64> -> tensor<3xi64>
+    %s = tc.scatter_add %a, %ids, %u axis = 1 : tensor<2x6xf32>, tensor<3xi64>, tensor<2x3xf32> -> tensor<2x6xf32>
+    tc.yield %s : tensor<2x6xf32>
+  }
+  return %acc : tensor<2x6xf32>
+}
