@@ -28,24 +28,25 @@ import numpy as np
 
 from gru_vs_peers import B, GRAPH, H, I, T, one_thread_env, pinned
 
-EMBED_GRAPH = """tg 1
-func embed_gru(tokens : i32[T, B], E : f32[{V}, {I}], h0 : f32[B, {H}],
-               ys : f32[T, B, {H}], Wx : f32[{I}, {H3}], Wh : f32[{H}, {H3}],
-               b : f32[{H3}])
-    -> (loss : f32[], gE : f32[{V}, {I}], gWh : f32[{H}, {H3}]) {{
-  hT, hs = scan(h = h0, tok in tokens) {{
-    gx = matmul(take(E, tok), Wx) + b
-    gh = matmul(h, Wh)
-    z = sigmoid(gx[:, 0:{H}] + gh[:, 0:{H}])
-    r = sigmoid(gx[:, {H}:{H2}] + gh[:, {H}:{H2}])
-    n = tanh(gx[:, {H2}:{H3}] + r * gh[:, {H2}:{H3}])
-    h1 = (1 - z) * n + z * h
-    return h1, h1
-  }}
-  loss = sum(hs * ys)
-  gE, gWh = grad(loss, [E, Wh])
-}}
-"""
+
+def embed_graph():
+    """GRAPH whose input at each step is an embedding row per token."""
+    text = GRAPH
+    for old, new in (
+            ("func gru_grad(xs : f32[T, B, {I}],",
+             "func embed_gru(tokens : i32[T, B], E : f32[{V}, {I}],"),
+            ("-> (loss : f32[], gWx : f32[{I}, {H3}],",
+             "-> (loss : f32[], gE : f32[{V}, {I}],"),
+            ("  gxs = reshape(matmul(reshape(xs, shape=[T * B, {I}]), Wx) + b,\n"
+             "                shape=[T, B, {H3}])\n", ""),
+            ("gx in gxs) {{\n",
+             "tok in tokens) {{\n    gx = matmul(take(E, tok), Wx) + b\n"),
+            ("gWx, gWh, gb, gh0 = grad(loss, [Wx, Wh, b, h0])",
+             "gE, gWh, gb, gh0 = grad(loss, [E, Wh, b, h0])")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
 
 VOCAB = 1000
 
@@ -87,7 +88,7 @@ def main():
         cases = []
         for function, text, names in (
                 ("gru_grad", GRAPH, ("xs", "h0", "ys", "Wx", "Wh", "b")),
-                ("embed_gru", EMBED_GRAPH,
+                ("embed_gru", embed_graph(),
                  ("tokens", "E", "h0", "ys", "Wx", "Wh", "b"))):
             graph = os.path.join(folder, function + ".tg")
             with open(graph, "w") as f:

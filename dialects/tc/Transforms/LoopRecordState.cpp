@@ -38,12 +38,26 @@ void threadThroughBody(Block &body, unsigned index, Type type, Location loc,
   yield->setOperands(values);
 }
 
+/// Replaces `op` by `fresh`, which has the record as result `n`: its
+/// attributes and the uses of its results move over.
+LoopWithRecord replaceLoop(Operation *op, Operation *fresh, unsigned n) {
+  fresh->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    result.replaceAllUsesWith(fresh->getResult(i < n ? i : i + 1));
+  op->erase();
+  return {fresh, fresh->getResult(n)};
+}
+
+/// The record's type.
+RankedTensorType recordType(MLIRContext *ctx, int64_t width) {
+  return RankedTensorType::get({width}, IntegerType::get(ctx, 64));
+}
+
 LoopWithRecord addToScan(ScanOp op, int64_t width,
                          function_ref<Value(OpBuilder &, Value)> next) {
   Location loc = op.getLoc();
   unsigned n = op.getInits().size();
-  auto type =
-      RankedTensorType::get({width}, IntegerType::get(op.getContext(), 64));
+  RankedTensorType type = recordType(op.getContext(), width);
   threadThroughBody(op.getBodyBlock(), n, type, loc, next);
   OpBuilder b(op);
   SmallVector<Value> inits(op.getInits());
@@ -52,20 +66,15 @@ LoopWithRecord addToScan(ScanOp op, int64_t width,
   types.insert(types.begin() + n, type);
   auto fresh = b.create<ScanOp>(loc, types, inits, op.getSequences(),
                                 op.getSteps(), op.getReverse());
-  fresh->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   fresh.getBody().takeBody(op.getBody());
-  for (auto [i, result] : llvm::enumerate(op.getResults()))
-    result.replaceAllUsesWith(fresh.getResult(i < n ? i : i + 1));
-  op.erase();
-  return {fresh, fresh.getResult(n)};
+  return replaceLoop(op, fresh, n);
 }
 
 LoopWithRecord addToWhile(WhileOp op, int64_t width,
                           function_ref<Value(OpBuilder &, Value)> next) {
   Location loc = op.getLoc();
   unsigned n = op.getInits().size();
-  auto type =
-      RankedTensorType::get({width}, IntegerType::get(op.getContext(), 64));
+  RankedTensorType type = recordType(op.getContext(), width);
   op.getCondBlock().insertArgument(n, type, loc);
   threadThroughBody(op.getBodyBlock(), n, type, loc, next);
   OpBuilder b(op);
@@ -85,13 +94,9 @@ LoopWithRecord addToWhile(WhileOp op, int64_t width,
         RankedTensorType::get({rows, width}, type.getElementType()));
   }
   auto fresh = b.create<WhileOp>(loc, types, inits, op.getMaxSteps());
-  fresh->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   fresh.getCond().takeBody(op.getCond());
   fresh.getBody().takeBody(op.getBody());
-  for (auto [i, result] : llvm::enumerate(op.getResults()))
-    result.replaceAllUsesWith(fresh.getResult(i < n ? i : i + 1));
-  op.erase();
-  return {fresh, fresh.getResult(n)};
+  return replaceLoop(op, fresh, n);
 }
 
 } // namespace
