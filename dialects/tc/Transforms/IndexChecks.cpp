@@ -15,6 +15,8 @@
 // with the first bad id and the step it was found at; the loop, and what
 // it reads, then belongs to the prologue, and its final record joins the
 // function's. A while's condition is checked on copies (WhileCondChecks.h).
+// Ids that the compile time keeps in range are not checked
+// (StaticIdRange.h).
 //
 //===----------------------------------------------------------------------===//
 
