@@ -268,3 +268,29 @@ func ends(k0 : i64[]) -> (k : i64[], n : i64[]) {
                 {"id 7 (element 0", "in step 0 of the while"},
                 "in step 0 of the 'tc.while'");
 }
+
+TEST_CASE("while: a refused call leaves a borrowed input it computes in",
+          "[loops][indexing]") {
+  // The output is computed in the borrowed input's buffer by a loop with
+  // checked ids, before the checks end (loop-ids campaign seed 739245):
+  // the input is saved first and restored on a refusal.
+  Graph g(R"(tg 1
+func hop(x : i64[] borrow, next : i64[3], k0 : i64[]) -> (k : i64[] borrow) {
+  k = while(k = k0, max_steps=4, cond=k >= 0) {
+    return take(next, k)
+  }
+}
+)");
+  RefTensor next = tensor(I64, {3}, {1, 2, 5});
+  std::vector<Array> args = {toArray(tensor(I64, {}, {7})), toArray(next),
+                             toArray(tensor(I64, {}, {0}))};
+  tcc::Result<std::vector<Array>> r = g.function("hop").call(args);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.status().message(),
+             Catch::Contains("id 5 (element 0") &&
+                 Catch::Contains("in step 3 of the while"));
+  CHECK(toRef(args[0]).data == std::vector<double>{7});
+  // With fewer steps it runs.
+  next.data[2] = -1;
+  g.call("hop", {tensor(I64, {}, {7}), next, tensor(I64, {}, {0})});
+}

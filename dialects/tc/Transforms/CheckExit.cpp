@@ -130,6 +130,9 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     // prologue may compute a value in place in a shared variable's buffer
     // (ids that are also the variable's update): on the host, such a
     // variable is copied aside first and copied back when a check fails.
+    // So is a borrowed input that the prologue computes an output in (a
+    // loop with checked ids whose result is that output: difftest seed
+    // 739245 of the loop-ids campaign).
     SetVector<BlockArgument> written;
     for (Operation &op : entry) {
       WalkResult walk = op.walk([&](MemoryEffectOpInterface effects) {
@@ -143,13 +146,17 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
             continue;
           auto var = func.getArgAttrOfType<FlatSymbolRefAttr>(
               arg.getArgNumber(), kSharedArgAttr);
-          if (!var)
+          bool borrowedInput = !var && func.getArgAttr(arg.getArgNumber(),
+                                                       TcDialect::kBorrowAttr);
+          if (!var && !borrowedInput)
             continue;
           auto type = dyn_cast<MemRefType>(arg.getType());
-          if (!gpu && type && type.hasStaticShape()) {
+          if (!gpu && type && (type.hasStaticShape() || borrowedInput)) {
             written.insert(arg);
             continue;
           }
+          if (borrowedInput)
+            continue;
           effects->emitError()
               << "the ids that '" << func.getSymName()
               << "' checks are computed into shared variable '"
@@ -169,9 +176,13 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     b.setInsertionPointToStart(&entry);
     for (BlockArgument arg : written) {
       auto type = cast<MemRefType>(arg.getType());
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          sizes.push_back(b.create<memref::DimOp>(arg.getLoc(), arg, d));
       Value old = b.create<memref::AllocOp>(
-          arg.getLoc(),
-          MemRefType::get(type.getShape(), type.getElementType()));
+          arg.getLoc(), MemRefType::get(type.getShape(), type.getElementType()),
+          sizes);
       b.create<memref::CopyOp>(arg.getLoc(), arg, old);
       saved.emplace_back(arg, old);
     }
