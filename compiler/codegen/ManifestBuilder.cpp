@@ -193,8 +193,13 @@ static FailureOr<tcc::FunctionSpec> functionSpec(func::FuncOp func) {
         return func.emitError()
                << "malformed '" << tc::kIndexChecksAttr << "' entry " << a;
       auto dimension = dict.getAs<IntegerAttr>("dimension");
-      spec.indexChecks.push_back(
-          {kind.str(), at.str(), dimension ? dimension.getInt() : -1});
+      tcc::IndexCheck check{
+          kind.str(), at.str(), dimension ? dimension.getInt() : -1, {}};
+      if (auto loops = dict.getAs<ArrayAttr>("loops"))
+        for (Attribute loop : loops)
+          if (auto name = dyn_cast<StringAttr>(loop))
+            check.loops.push_back(name.str());
+      spec.indexChecks.push_back(std::move(check));
     }
   }
   // The collectives its code calls (CollectivesToCalls.h), by ordinal.

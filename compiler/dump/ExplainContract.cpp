@@ -47,6 +47,30 @@ void printSharedVariables(llvm::raw_ostream &os,
     os << "    (none)\n";
 }
 
+/// The shape checks made before each call, and the ids the compiled code
+/// checks (in loops: at every step of each loop around them).
+void printChecks(llvm::raw_ostream &os, const tcc::FunctionSpec &spec) {
+  os << "  shape checks before each call:\n";
+  for (const tcc::ShapeCheck &c : spec.checks) {
+    const char *relation = c.kind == tcc::ShapeCheck::Kind::Equal    ? " == "
+                           : c.kind == tcc::ShapeCheck::Kind::AtMost ? " <= "
+                                                                     : " % ";
+    os << "    " << c.lhs << relation << c.rhs
+       << (c.kind == tcc::ShapeCheck::Kind::Multiple ? " == 0" : "") << " at "
+       << c.where << "\n";
+  }
+  if (spec.checks.empty())
+    os << "    (none)\n";
+  if (!spec.indexChecks.empty())
+    os << "  ids checked by the compiled code before it writes anything:\n";
+  for (const tcc::IndexCheck &c : spec.indexChecks) {
+    os << "    '" << c.kind << "' at " << c.where;
+    for (auto loop = c.loops.rbegin(); loop != c.loops.rend(); ++loop)
+      os << ", in every step of the " << *loop;
+    os << "\n";
+  }
+}
+
 /// The "outputs:" section, the same for a source file and an artifact.
 void printOutputs(llvm::raw_ostream &os, const tcc::FunctionSpec &spec) {
   os << "  outputs:\n";
@@ -236,21 +260,7 @@ void explainFunction(func::FuncOp func, const tcc::FunctionSpec &spec,
   if (!any)
     os << "    (none)\n";
 
-  os << "  shape checks before each call:\n";
-  for (const tcc::ShapeCheck &c : spec.checks) {
-    const char *relation = c.kind == tcc::ShapeCheck::Kind::Equal    ? " == "
-                           : c.kind == tcc::ShapeCheck::Kind::AtMost ? " <= "
-                                                                     : " % ";
-    os << "    " << c.lhs << relation << c.rhs
-       << (c.kind == tcc::ShapeCheck::Kind::Multiple ? " == 0" : "") << " at "
-       << c.where << "\n";
-  }
-  if (spec.checks.empty())
-    os << "    (none)\n";
-  if (!spec.indexChecks.empty())
-    os << "  ids checked by the compiled code before it writes anything:\n";
-  for (const tcc::IndexCheck &c : spec.indexChecks)
-    os << "    '" << c.kind << "' at " << c.where << "\n";
+  printChecks(os, spec);
 }
 
 } // namespace
@@ -336,21 +346,7 @@ void explainSpec(const tcc::FunctionSpec &spec, llvm::raw_ostream &os) {
   if (spec.temporaries.empty())
     os << "    (none)\n";
 
-  os << "  shape checks before each call:\n";
-  for (const tcc::ShapeCheck &c : spec.checks) {
-    const char *relation = c.kind == tcc::ShapeCheck::Kind::Equal    ? " == "
-                           : c.kind == tcc::ShapeCheck::Kind::AtMost ? " <= "
-                                                                     : " % ";
-    os << "    " << c.lhs << relation << c.rhs
-       << (c.kind == tcc::ShapeCheck::Kind::Multiple ? " == 0" : "") << " at "
-       << c.where << "\n";
-  }
-  if (spec.checks.empty())
-    os << "    (none)\n";
-  if (!spec.indexChecks.empty())
-    os << "  ids checked by the compiled code before it writes anything:\n";
-  for (const tcc::IndexCheck &c : spec.indexChecks)
-    os << "    '" << c.kind << "' at " << c.where << "\n";
+  printChecks(os, spec);
 }
 
 } // namespace

@@ -51,3 +51,26 @@ func.func @early(%E: memref<4xi64> {bufferization.writable = true, tc.shared = @
   memref.store %k, %rec[%c0] : memref<4xi64>
   return %rec : memref<4xi64>
 }
+
+// -----
+
+// So is a borrowed input of any shape that the code computes an output in
+// before the checks end (a loop with checked ids whose result the output
+// is): its size is read from the argument.
+// CHECK-LABEL: func.func @borrowed_input(
+// CHECK-SAME: %[[X:.*]]: memref<?xi64> {tc.borrow, tc.name = "x"}, %[[REC:.*]]: memref<5xi64> {tc.check_record})
+// CHECK: %[[N:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xi64>
+// CHECK-NEXT: %[[OLD:.*]] = memref.alloc(%[[N]]) : memref<?xi64>
+// CHECK-NEXT: memref.copy %[[X]], %[[OLD]]
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: } else {
+// CHECK-NEXT: memref.copy %[[OLD]], %[[X]]
+// CHECK-NEXT: }
+func.func @borrowed_input(%x: memref<?xi64> {tc.borrow, tc.name = "x"}) -> memref<5xi64> attributes {tc.index_checks = [{kind = "take", loops = ["while at f.tg:2:3"], where = "f.tg:3:7"}]} {
+  %c0 = arith.constant 0 : index
+  %k = arith.constant 1 : i64
+  %rec = memref.alloc() : memref<5xi64>
+  memref.store %k, %x[%c0] : memref<?xi64>
+  memref.store %k, %rec[%c0] : memref<5xi64>
+  return %rec : memref<5xi64>
+}

@@ -6,6 +6,26 @@
 
 namespace tcc {
 
+namespace {
+
+/// " in step 2 of the while at f.tg:6:5, in step 3 of the scan at
+/// f.tg:4:3": where in the loops around the op (innermost first) the bad
+/// id was found; empty outside loops.
+std::string stepsText(const IndexCheck &c, const CheckRecord &record) {
+  std::string text;
+  for (size_t j = c.loops.size(); j-- > 0;) {
+    text += text.empty() ? " in " : ", in ";
+    if (j < kMaxRecordedLoopSteps)
+      text += "step " + std::to_string(record[4 + j]);
+    else
+      text += "a step"; // nested too deep for the record
+    text += " of the " + c.loops[j];
+  }
+  return text;
+}
+
+} // namespace
+
 Status checkRecordStatus(const FunctionSpec &f, const CheckRecord &record) {
   int64_t k = record[0];
   if (k == 0)
@@ -35,7 +55,7 @@ Status checkRecordStatus(const FunctionSpec &f, const CheckRecord &record) {
   }
   return Status::error(ErrorCode::InvalidArgument,
                        "'" + f.name + "' at " + c.where + ": " + what +
-                           "; the call changed nothing");
+                           stepsText(c, record) + "; the call changed nothing");
 }
 
 } // namespace tcc

@@ -17,13 +17,18 @@
 
 namespace tcc {
 
-/// [check number from 1 (0: every id good), id, position, bound].
-using CheckRecord = std::array<int64_t, 4>;
+/// [check number from 1 (0: every id good), id, position, bound], then for
+/// ids inside loops the step each loop around them was at, outermost first
+/// (IndexCheck::loops; the first kMaxRecordedLoopSteps loops). Compiled
+/// code whose ids are in no loop writes the first four fields only.
+constexpr size_t kMaxRecordedLoopSteps = 4;
+using CheckRecord = std::array<int64_t, 4 + kMaxRecordedLoopSteps>;
 
 /// A zeroed record as the argument that follows a checking function's own:
-/// a memref<4xi64> descriptor (allocated and aligned pointer, offset, size,
-/// stride) over it. On the caller's stack for the call; not copyable, since
-/// the descriptor points into it. No heap: the fast path makes one per call.
+/// a memref<Nxi64> descriptor (N from 4 to the record's size) (allocated and
+/// aligned pointer, offset, size, stride) over it. On the caller's stack for
+/// the call; not copyable, since the descriptor points into it. No heap: the
+/// fast path makes one per call.
 struct CheckRecordArgument {
   CheckRecord record{};
   int64_t descriptor[5];

@@ -94,6 +94,10 @@ struct IndexCheck {
   std::string kind;
   std::string where;      ///< the op's source location
   int64_t dimension = -1; ///< dynamic_slice: the dimension of the start
+  /// The scans and whiles whose body the op is in, outermost first, as
+  /// errors name them ("scan at f.tg:4:3", "reverse scan at ...", "while
+  /// at ..."); empty at the function's top level.
+  std::vector<std::string> loops;
 };
 
 /// A collective the compiled code calls (all_reduce, ...): the function

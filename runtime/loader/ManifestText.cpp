@@ -134,9 +134,13 @@ std::string printManifest(const Manifest &m) {
       os << "check " << shapeCheckKindName(c.kind) << " " << encode(c.lhs)
          << " " << encode(c.rhs) << " " << encode(c.where) << " "
          << encode(c.what) << "\n";
-    for (const IndexCheck &c : f.indexChecks)
+    for (const IndexCheck &c : f.indexChecks) {
       os << "idcheck " << encode(c.kind) << " " << c.dimension << " "
-         << encode(c.where) << "\n";
+         << encode(c.where);
+      for (const std::string &loop : c.loops)
+        os << " " << encode(loop);
+      os << "\n";
+    }
     for (const CollectiveSpec &c : f.collectives)
       os << "collective " << encode(c.kind) << " " << c.ranks << " "
          << encode(c.where) << "\n";
@@ -334,11 +338,16 @@ Result<Manifest> parseManifest(const std::string &text) {
     } else if (kind == "idcheck") {
       IndexCheck c;
       char *end = nullptr;
-      if (w.size() != 4 || !decode(w[1], c.kind) || !decode(w[3], c.where))
+      if (w.size() < 4 || !decode(w[1], c.kind) || !decode(w[3], c.where))
         return bad("malformed id check");
       c.dimension = std::strtoll(w[2].c_str(), &end, 10);
       if (*end != 0 || w[2].empty())
         return bad("malformed id check");
+      // The loops around the op, if any.
+      c.loops.resize(w.size() - 4);
+      for (size_t i = 4; i < w.size(); ++i)
+        if (!decode(w[i], c.loops[i - 4]))
+          return bad("malformed id check");
       current->indexChecks.push_back(c);
     } else if (kind == "collective") {
       CollectiveSpec c;

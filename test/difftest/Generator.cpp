@@ -134,7 +134,10 @@ struct Val {
 
 class Generator {
 public:
-  explicit Generator(uint64_t seed) : rng_(seed) { program_.seed = seed; }
+  Generator(uint64_t seed, bool loopIds, bool badIds)
+      : rng_(seed), loopIds_(loopIds), badIds_(badIds) {
+    program_.seed = seed;
+  }
   ProgramText run();
 
 private:
@@ -187,8 +190,12 @@ private:
   std::optional<std::string> idsFor(const Dim &n, bool wrap, Dims &dims);
   bool genScan();
   /// Loops and conditionals: a `scan` statement (a recurrence over axis 0,
-  /// or a map), a `while` that halves a value, an `ifelse`.
+  /// or a map), a `while` that halves a value, an `ifelse`, and loops whose
+  /// bodies gather at ids that change from step to step (genLoopIds).
   bool genLoop();
+  /// A map `scan` that takes rows of a table at ids computed from each
+  /// step's row, or a `while` whose state is ids it maps through a table.
+  bool genLoopIds();
   bool genConstructor();
   void genFunction(int index);
   void genOutputs();
@@ -202,6 +209,11 @@ private:
   std::vector<Val> pool_;
   std::vector<std::string> syms_;
   int temps_ = 0;
+  /// Every function starts with a loop that gathers in its body.
+  bool loopIds_ = false;
+  /// Ids in loop bodies are sometimes one too many (calls that both sides
+  /// must refuse; with mismatched sizes only).
+  bool badIds_ = false;
 };
 
 DT Generator::randomDType() {
@@ -724,8 +736,81 @@ bool Generator::genScan() {
                  count * e * Bp + (inexact ? 2 * eps(a.dt) * count * Bp : 0));
 }
 
+bool Generator::genLoopIds() {
+  if (chance(0.5)) {
+    // scan(r in A) { return take(T, argmax(r, axis=-1), axis=k) }: the ids
+    // are an argmax over A's last dimension, the table's axis k has its
+    // size; each step's row of A gives other ids.
+    int i = pick([](const Val &v) {
+      return isNumeric(v.dt) && v.err == 0 && v.dims.size() >= 2;
+    });
+    if (i < 0)
+      return false;
+    Val a = pool_[size_t(i)];
+    Dim n = a.dims.back();
+    int t = pick([&](const Val &v) {
+      return std::find(v.dims.begin(), v.dims.end(), n) != v.dims.end();
+    });
+    if (t < 0 && fn_->inputs.size() >= 8)
+      return false;
+    Val table =
+        t >= 0 ? pool_[size_t(t)] : newInput(randomDType(), {n, Dim{2, ""}});
+    int rank = int(table.dims.size());
+    int axis = int(std::find(table.dims.begin(), table.dims.end(), n) -
+                   table.dims.begin());
+    std::string ids = "argmax(r, axis=-1)";
+    if (badIds_ && chance(0.3))
+      ids = "(" + ids + " + 1)"; // n where the maximum is last
+    else if (n.sym.empty() && chance(0.3))
+      ids = "(" + ids + " - " + std::to_string(n.size) + ")";
+    if (chance(0.3))
+      ids = "cast(" + ids + ", dtype=i32)";
+    Dims dims = {a.dims[0]};
+    dims.insert(dims.end(), table.dims.begin(), table.dims.begin() + axis);
+    dims.insert(dims.end(), a.dims.begin() + 1, a.dims.end() - 1);
+    dims.insert(dims.end(), table.dims.begin() + axis + 1, table.dims.end());
+    if (maxElements(dims) > 400)
+      return false;
+    std::string backwards = chance(0.3) ? ", go_backwards=true" : "";
+    return addTemp("scan(r in " + a.name + backwards + ") { return take(" +
+                       table.name + ", " + ids +
+                       ", axis=" + axisArg(axis, rank) + ") }",
+                   table.dt, dims, table.bound, table.err);
+  }
+  // while(k = argmax(A, axis=-1), ...) { return take(argmax(P, axis=1), k) }:
+  // the state is ids into [0, n), mapped at every step through a table of
+  // ids in [0, n) (integers: both sides take the same steps).
+  int i = pick([](const Val &v) {
+    return isNumeric(v.dt) && v.err == 0 && !v.dims.empty() &&
+           v.dims.back().sym.empty();
+  });
+  if (i < 0 || fn_->inputs.size() >= 8)
+    return false;
+  Val a = pool_[size_t(i)];
+  Dim n = a.dims.back();
+  const Val &p = newInput(DT::F32, {n, n});
+  Dims dims(a.dims.begin(), a.dims.end() - 1);
+  int64_t count = maxElements(dims);
+  int64_t threshold = below(int(count * n.size) + 1);
+  int steps = 1 + below(6);
+  std::string total = dims.empty() ? "k" : "sum(k)";
+  // One too many where a row's maximum is last: the next step reads past
+  // the table.
+  std::string next = "argmax(" + p.name + ", axis=1)";
+  if (badIds_ && chance(0.3))
+    next = "(" + next + " + 1)";
+  return addTemp("while(k = argmax(" + a.name +
+                     ", axis=-1), max_steps=" + std::to_string(steps) +
+                     ", cond=" + total + " >= " + std::to_string(threshold) +
+                     ") { return take(" + next + ", k) }",
+                 DT::I64, dims, double(n.size), 0);
+}
+
 bool Generator::genLoop() {
-  switch (below(4)) {
+  switch (below(6)) {
+  case 4:
+  case 5:
+    return genLoopIds();
   case 0: {
     // ifelse on a bool scalar: the value taken, the other not computed.
     int i = pick([](const Val &v) { return true; });
@@ -1478,6 +1563,13 @@ void Generator::genFunction(int index) {
   int inputs = 1 + below(2);
   for (int k = 0; k < inputs; ++k)
     newInput(randomDType(), randomDims(3));
+  for (int tries = 0; loopIds_ && tries < 8; ++tries) {
+    size_t inputsBefore = fn_->inputs.size(), poolBefore = pool_.size();
+    if (genLoopIds())
+      break;
+    fn_->inputs.resize(inputsBefore);
+    pool_.resize(poolBefore);
+  }
   int statements = 3 + below(8);
   using Op = bool (Generator::*)();
   static const std::vector<Op> ops = {
@@ -1532,6 +1624,8 @@ ProgramText Generator::run() {
 
 } // namespace
 
-ProgramText generateProgram(uint64_t seed) { return Generator(seed).run(); }
+ProgramText generateProgram(uint64_t seed, bool loopIds, bool badIds) {
+  return Generator(seed, loopIds, badIds).run();
+}
 
 } // namespace tcc::difftest

@@ -24,8 +24,13 @@
 
 namespace tcc::difftest {
 
-/// The program for `seed` (the same seed gives the same text).
-ProgramText generateProgram(uint64_t seed);
+/// The program for `seed` (the same seed gives the same text). With
+/// `loopIds`, every function starts with a loop whose body gathers at ids
+/// that change from step to step (the loop-ids campaign); with `badIds`
+/// too, some of those ids may be out of range (for --mismatched-sizes,
+/// whose calls may be refused).
+ProgramText generateProgram(uint64_t seed, bool loopIds = false,
+                            bool badIds = false);
 
 /// Magnitudes of random inputs and shared values (the generator's bounds
 /// assume them): floats in [-2, 2], integers in [-4, 4].

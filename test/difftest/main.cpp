@@ -6,13 +6,16 @@
 //   tcc-difftest campaign [--seed S] [--count N] [--jobs J] [--out DIR]
 //                         [--timeout SEC] [--shrink-budget K] [--no-shrink]
 //                         [--max-seconds T] [--mismatched-sizes]
-//                         [--long-chains]
+//                         [--long-chains] [--loop-ids]
 //
 // A campaign runs programs S, S+1, ..., S+N-1, each in a forked child (a
 // crash or a hang is a finding, not the end of the campaign), shrinks every
 // failure and writes it as DIR/seed-S.tg (or prints it without --out).
 // --long-chains draws the memory campaign's programs (ChainGenerator.h)
 // and checks each call's memory against the arena plan.
+// --loop-ids starts every function with a loop whose body gathers at ids
+// that change from step to step (with --mismatched-sizes, ids that may be
+// out of range too).
 // See docs/testing.md, "Differential testing".
 //
 //===----------------------------------------------------------------------===//
@@ -45,7 +48,7 @@ int usage() {
                "       tcc-difftest campaign [--seed S] [--count N] [--jobs J] "
                "[--out DIR] [--timeout SEC] [--shrink-budget K] "
                "[--no-shrink] [--max-seconds T] [--mismatched-sizes] "
-               "[--long-chains]\n";
+               "[--long-chains] [--loop-ids]\n";
   return 2;
 }
 
@@ -112,6 +115,8 @@ struct CampaignOptions {
   bool mismatchedSizes = false;
   /// The memory campaign's programs and checks (see setLongChains).
   bool longChains = false;
+  /// Programs that gather inside loop bodies (generateProgram).
+  bool loopIds = false;
 };
 
 /// Adds a passing verdict's "calls C refused R" to the totals.
@@ -145,7 +150,9 @@ func f(
 
 /// The program a campaign runs for `seed`.
 ProgramText programFor(const CampaignOptions &o, uint64_t seed) {
-  return o.longChains ? generateChainProgram(seed) : generateProgram(seed);
+  return o.longChains
+             ? generateChainProgram(seed)
+             : generateProgram(seed, o.loopIds, o.loopIds && o.mismatchedSizes);
 }
 
 int campaign(const CampaignOptions &o) {
@@ -212,6 +219,7 @@ int campaign(const CampaignOptions &o) {
                          std::to_string(seed) + " --count 1" +
                          (o.mismatchedSizes ? " --mismatched-sizes" : "") +
                          (o.longChains ? " --long-chains" : "") +
+                         (o.loopIds ? " --loop-ids" : "") +
                          (o.shrink ? " (then shrunk)" : "")};
     std::string text = program.print();
     if (o.out.empty()) {
@@ -281,6 +289,8 @@ int main(int argc, char **argv) {
       o.mismatchedSizes = true;
     else if (args[i] == "--long-chains")
       o.longChains = true;
+    else if (args[i] == "--loop-ids")
+      o.loopIds = true;
     else if (args[i] == "--out")
       o.out = value();
     else

@@ -268,6 +268,16 @@ void Graph::setShared(const std::string &name, const RefTensor &value) {
   REQUIRE(s.ok());
 }
 
+Status refusal(Graph &g, const std::string &function,
+               const std::vector<RefTensor> &inputs) {
+  std::vector<Array> arrays;
+  for (const RefTensor &t : inputs)
+    arrays.push_back(toArray(t));
+  Result<std::vector<Array>> r = g.function(function).call(arrays);
+  REQUIRE_FALSE(r.ok());
+  return r.status();
+}
+
 Outcome Graph::call(const std::string &name,
                     const std::vector<RefTensor> &inputs, Tolerance tol) {
   Function &fn = function(name);

@@ -144,6 +144,10 @@ private:
   std::unique_ptr<reference::Interpreter> interpreter_;
 };
 
+/// Calls `function` through the runtime only and REQUIREs a refusal.
+Status refusal(Graph &g, const std::string &function,
+               const std::vector<RefTensor> &inputs);
+
 /// A graph file's text (for the examples).
 std::string readFile(const std::string &path);
 

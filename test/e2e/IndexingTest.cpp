@@ -24,17 +24,6 @@ RefTensor ids(Random &rng, DTypeKind dtype, std::vector<int64_t> shape,
   return rng.uniform(dtype, std::move(shape), -n, n - 1);
 }
 
-/// Calls through the runtime only and expects a refusal.
-tcc::Status refusal(Graph &g, const std::string &function,
-                    const std::vector<RefTensor> &inputs) {
-  std::vector<Array> arrays;
-  for (const RefTensor &t : inputs)
-    arrays.push_back(toArray(t));
-  tcc::Result<std::vector<Array>> r = g.function(function).call(arrays);
-  REQUIRE_FALSE(r.ok());
-  return r.status();
-}
-
 } // namespace
 
 TEST_CASE("take: an embedding lookup over dtypes and dynamic sizes",

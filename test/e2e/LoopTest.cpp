@@ -188,21 +188,6 @@ func perRow(a : f32[T, 3]) -> (counts : i64[T], last : f32[3]) {
     g.call("perRow", {rng.uniform(DTypeKind::F32, {steps, 3}, -4, 4)});
 }
 
-namespace {
-
-/// Calls through the runtime only and expects a refusal.
-tcc::Status refusal(Graph &g, const std::string &function,
-                    const std::vector<RefTensor> &inputs) {
-  std::vector<Array> arrays;
-  for (const RefTensor &t : inputs)
-    arrays.push_back(toArray(t));
-  tcc::Result<std::vector<Array>> r = g.function(function).call(arrays);
-  REQUIRE_FALSE(r.ok());
-  return r.status();
-}
-
-} // namespace
-
 TEST_CASE("scan: shared variables advanced in the body, once per call",
           "[loops]") {
   // The RNG state is advanced at every step (each step draws new numbers)

@@ -30,6 +30,24 @@ RefTensor row(const RefTensor &seq, int64_t t) {
   return RefTensor(seq.dtype, shape, std::move(data));
 }
 
+/// Evaluates the ops of one step of `loop`'s `block`; an error names the
+/// step too, after what an inner loop added (innermost first, as the
+/// compiled code's id checks name them).
+void evalStep(Operation &loop, Block &block, int64_t step,
+              const std::function<void(Operation &)> &evalOp) {
+  try {
+    for (Operation &inner : block.without_terminator())
+      evalOp(inner);
+  } catch (const ReferenceError &e) {
+    std::string where;
+    llvm::raw_string_ostream os(where);
+    os << loop.getLoc();
+    throw ReferenceError(std::string(e.what()) + " in step " +
+                         std::to_string(step) + " of the '" +
+                         loop.getName().getStringRef().str() + "' at " + where);
+  }
+}
+
 const RefTensor &valueOf(llvm::DenseMap<Value, RefTensor> &env, Value v) {
   auto it = env.find(v);
   if (it == env.end())
@@ -72,8 +90,7 @@ void evalScan(
       env[body.getArgument(k)] = states[k];
     for (size_t j = 0; j < sequences.size(); ++j)
       env[body.getArgument(numStates + j)] = row(sequences[j], t);
-    for (Operation &inner : body.without_terminator())
-      evalOp(inner);
+    evalStep(op, body, i, evalOp);
     for (size_t k = 0; k < numStates; ++k) {
       const RefTensor &next = valueOf(env, yield.getValues()[k]);
       if (next.shape != states[k].shape)
@@ -144,8 +161,7 @@ void evalWhile(Operation &op, llvm::DenseMap<Value, RefTensor> &env,
   for (; n < maxSteps; ++n) {
     for (size_t k = 0; k < numStates; ++k)
       env[cond.getArgument(k)] = states[k];
-    for (Operation &inner : cond.without_terminator())
-      evalOp(inner);
+    evalStep(op, cond, n, evalOp);
     if (valueOf(env, condYield.getValues()[0]).data.at(0) == 0)
       break;
     for (size_t k = 0; k < numStates; ++k) {
@@ -153,8 +169,7 @@ void evalWhile(Operation &op, llvm::DenseMap<Value, RefTensor> &env,
       saved[k].insert(saved[k].end(), states[k].data.begin(),
                       states[k].data.end());
     }
-    for (Operation &inner : body.without_terminator())
-      evalOp(inner);
+    evalStep(op, body, n, evalOp);
     for (size_t k = 0; k < numStates; ++k) {
       const RefTensor &next = valueOf(env, yield.getValues()[k]);
       if (next.shape != states[k].shape)

@@ -38,8 +38,10 @@ Manifest sample() {
   f.temporaries = {{DType::F64, {{-1, "N"}, {-1, "?"}, {7, ""}}, "x.tg:5:2"}};
   f.checks = {{ShapeCheck::Kind::Multiple, "(2*N+M)", "3",
                "'reshape' of [?] to [?, 3] needs 3", "x.tg:6:3"}};
-  f.indexChecks = {{"take", "x.tg:7:5", -1},
-                   {"dynamic_slice", "a b.tg:8:1", 1}};
+  f.indexChecks = {
+      {"take", "x.tg:7:5", -1, {}},
+      {"dynamic_slice", "a b.tg:8:1", 1, {}},
+      {"one_hot", "x.tg:9:3", -1, {"scan at x.tg:2:1", "while at a b.tg:4:2"}}};
   f.arenaBytes = 12288;
   f.arenaUnsharedBytes = 14336;
   m.functions.push_back(f);
@@ -82,11 +84,14 @@ TEST_CASE("manifest text round trips every field", "[manifest]") {
   CHECK(f.checks[0].lhs == "(2*N+M)");
   CHECK(f.checks[0].what == "'reshape' of [?] to [?, 3] needs 3");
   CHECK(f.checks[0].where == "x.tg:6:3");
-  REQUIRE(f.indexChecks.size() == 2);
+  REQUIRE(f.indexChecks.size() == 3);
   CHECK(f.indexChecks[0].kind == "take");
   CHECK(f.indexChecks[0].dimension == -1);
   CHECK(f.indexChecks[1].where == "a b.tg:8:1");
   CHECK(f.indexChecks[1].dimension == 1);
+  CHECK(f.indexChecks[1].loops.empty());
+  CHECK(f.indexChecks[2].loops ==
+        std::vector<std::string>{"scan at x.tg:2:1", "while at a b.tg:4:2"});
   CHECK(f.arenaBytes == 12288);
   CHECK(f.arenaUnsharedBytes == 14336);
 }
@@ -94,9 +99,14 @@ TEST_CASE("manifest text round trips every field", "[manifest]") {
 TEST_CASE("a check record becomes the call's error", "[manifest]") {
   FunctionSpec f;
   f.name = "f";
-  f.indexChecks = {{"take", "x.tg:7:5", -1},
-                   {"one_hot", "x.tg:8:5", -1},
-                   {"dynamic_slice", "x.tg:9:5", 1}};
+  f.indexChecks = {{"take", "x.tg:7:5", -1, {}},
+                   {"one_hot", "x.tg:8:5", -1, {}},
+                   {"dynamic_slice", "x.tg:9:5", 1, {}},
+                   {"take", "x.tg:5:9", -1, {"scan at x.tg:3:3"}},
+                   {"take",
+                    "x.tg:7:11",
+                    -1,
+                    {"reverse scan at x.tg:3:3", "while at x.tg:6:5"}}};
   CHECK(checkRecordStatus(f, {0, 0, 0, 0}).ok());
   Status take = checkRecordStatus(f, {1, -9, 4, 8});
   CHECK(take.code() == ErrorCode::InvalidArgument);
@@ -108,8 +118,17 @@ TEST_CASE("a check record becomes the call's error", "[manifest]") {
   CHECK(checkRecordStatus(f, {3, 7, 0, 5}).message() ==
         "'f' at x.tg:9:5: start 7 of 'dynamic_slice' along dimension 1 is out "
         "of range [0, 4]; the call changed nothing");
+  // Inside loops: the step of each loop around the op, innermost first.
+  CHECK(checkRecordStatus(f, {4, 9, 1, 6, 3}).message() ==
+        "'f' at x.tg:5:9: id 9 (element 1 of the ids of 'take') is out of "
+        "range [-6, 6) in step 3 of the scan at x.tg:3:3; the call changed "
+        "nothing");
+  CHECK(checkRecordStatus(f, {5, -7, 0, 6, 4, 2}).message() ==
+        "'f' at x.tg:7:11: id -7 (element 0 of the ids of 'take') is out of "
+        "range [-6, 6) in step 2 of the while at x.tg:6:5, in step 4 of the "
+        "reverse scan at x.tg:3:3; the call changed nothing");
   // A record that names no check of the function is the runtime's bug.
-  CHECK(checkRecordStatus(f, {4, 0, 0, 0}).code() == ErrorCode::Internal);
+  CHECK(checkRecordStatus(f, {6, 0, 0, 0}).code() == ErrorCode::Internal);
 }
 
 TEST_CASE("malformed manifests are errors naming the line", "[manifest]") {

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_LINALGTOGPUPASS
@@ -217,15 +218,30 @@ struct LinalgToGpuPass
       copy->erase();
     }
 
-    // Loop nests that the host would run over device buffers: scatters.
+    // Loop nests that the host would run over device buffers: scatters,
+    // in the function's body or in a loop body of a scan or while that
+    // the host runs (an embedding's gradient per step). A nest is matched
+    // from its outermost loop: not the only op of another loop's body.
     SmallVector<scf::ForOp> nests;
     func.walk([&](scf::ForOp loop) {
-      if (!loop->getParentOfType<gpu::LaunchOp>() &&
-          !loop->getParentOfType<scf::ForOp>())
+      auto parent = dyn_cast<scf::ForOp>(loop->getParentOp());
+      bool inner = parent &&
+                   &parent.getBody()->front() == loop.getOperation() &&
+                   loop->getNextNode() == parent.getBody()->getTerminator();
+      if (!loop->getParentOfType<gpu::LaunchOp>() && !inner)
         nests.push_back(loop);
     });
-    for (scf::ForOp loop : nests)
-      buildScatterKernelIfMatched(loop);
+    // Outermost first, so that a matched nest is replaced before any loop
+    // inside it is looked at (its loops are then gone).
+    llvm::SmallPtrSet<Operation *, 8> gone;
+    for (scf::ForOp loop : llvm::reverse(nests)) {
+      if (gone.contains(loop))
+        continue;
+      SmallVector<Operation *> inside;
+      loop->walk([&](scf::ForOp l) { inside.push_back(l); });
+      if (buildScatterKernelIfMatched(loop))
+        gone.insert(inside.begin(), inside.end());
+    }
     SmallVector<memref::StoreOp> stores;
     func.walk([&](memref::StoreOp store) {
       if (!store->getParentOfType<gpu::LaunchOp>() &&

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tc/Transforms/IdCheckRecord.h"
 #include "dialects/tc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,9 +59,17 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
   LogicalResult addExit(func::FuncOp func) {
     Block &entry = func.getBody().front();
     auto ret = dyn_cast<func::ReturnOp>(entry.getTerminator());
-    auto recordType = MemRefType::get({4}, IntegerType::get(&getContext(), 64));
-    if (!ret || func.getNumResults() != 1 ||
-        func.getResultTypes()[0] != recordType)
+    // [check, id, position, bound], then the steps of the loops around
+    // the ids (IdCheckRecord.h).
+    auto recordType = func.getNumResults() == 1
+                          ? dyn_cast<MemRefType>(func.getResultTypes()[0])
+                          : MemRefType();
+    if (!ret || !recordType || recordType.getRank() != 1 ||
+        recordType.getDimSize(0) < idchecks::kRecordFields ||
+        recordType.getDimSize(0) >
+            idchecks::kRecordFields + idchecks::kMaxLoopSteps ||
+        !recordType.getElementType().isInteger(64) ||
+        !recordType.getLayout().isIdentity())
       return func.emitError()
              << "internal: expected the check record as the only result "
                 "after bufferization, got "
@@ -121,6 +130,9 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     // prologue may compute a value in place in a shared variable's buffer
     // (ids that are also the variable's update): on the host, such a
     // variable is copied aside first and copied back when a check fails.
+    // So is a borrowed input that the prologue computes an output in (a
+    // loop with checked ids whose result is that output: difftest seed
+    // 739245 of the loop-ids campaign).
     SetVector<BlockArgument> written;
     for (Operation &op : entry) {
       WalkResult walk = op.walk([&](MemoryEffectOpInterface effects) {
@@ -134,13 +146,17 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
             continue;
           auto var = func.getArgAttrOfType<FlatSymbolRefAttr>(
               arg.getArgNumber(), kSharedArgAttr);
-          if (!var)
+          bool borrowedInput = !var && func.getArgAttr(arg.getArgNumber(),
+                                                       TcDialect::kBorrowAttr);
+          if (!var && !borrowedInput)
             continue;
           auto type = dyn_cast<MemRefType>(arg.getType());
-          if (!gpu && type && type.hasStaticShape()) {
+          if (!gpu && type && (type.hasStaticShape() || borrowedInput)) {
             written.insert(arg);
             continue;
           }
+          if (borrowedInput)
+            continue;
           effects->emitError()
               << "the ids that '" << func.getSymName()
               << "' checks are computed into shared variable '"
@@ -160,9 +176,13 @@ struct CheckExitPass : public tcc::tc::impl::CheckExitBase<CheckExitPass> {
     b.setInsertionPointToStart(&entry);
     for (BlockArgument arg : written) {
       auto type = cast<MemRefType>(arg.getType());
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          sizes.push_back(b.create<memref::DimOp>(arg.getLoc(), arg, d));
       Value old = b.create<memref::AllocOp>(
-          arg.getLoc(),
-          MemRefType::get(type.getShape(), type.getElementType()));
+          arg.getLoc(), MemRefType::get(type.getShape(), type.getElementType()),
+          sizes);
       b.create<memref::CopyOp>(arg.getLoc(), arg, old);
       saved.emplace_back(arg, old);
     }

@@ -10,11 +10,23 @@
 // shared variable. The runtime turns the record into a Status that names
 // the function, the op's location, the id and the valid range.
 //
+// Ids used inside a scan or while body differ from step to step: such a
+// loop carries a record of its own (LoopRecordState.h) that its steps fill
+// with the first bad id and the step it was found at; the loop, and what
+// it reads, then belongs to the prologue, and its final record joins the
+// function's. A while's condition is checked on copies (WhileCondChecks.h).
+// Ids that the compile time keeps in range are not checked
+// (StaticIdRange.h).
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialects/tc/IR/SourcePlace.h"
 #include "dialects/tc/IR/TcOps.h"
+#include "dialects/tc/Transforms/IdCheckRecord.h"
+#include "dialects/tc/Transforms/LoopRecordState.h"
 #include "dialects/tc/Transforms/Passes.h"
+#include "dialects/tc/Transforms/StaticIdRange.h"
+#include "dialects/tc/Transforms/WhileCondChecks.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,8 +37,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <functional>
-#include <limits>
+#include <deque>
 
 namespace tcc::tc {
 #define GEN_PASS_DEF_INDEXCHECKS
@@ -35,241 +46,51 @@ namespace tcc::tc {
 
 using namespace mlir;
 using namespace tcc::tc;
+using namespace tcc::tc::idchecks;
 
 namespace {
 
-/// One scan of ids: the good ones are `[low, bound)`, where `low` is
-/// `-bound` when negative ids count from the end, else 0.
-struct IdCheck {
-  Operation *op;
-  Value ids;
-  std::string kind;
-  bool negativeWraps;
-  /// Builds `bound` (an index) before the scan.
-  std::function<Value(OpBuilder &, Location)> bound;
-  /// What `bound` needs computed first (its backward slice moves to the
-  /// prologue too), or null.
-  Value boundSource;
-  /// dynamic_slice: the dimension of the start.
-  int64_t dimension = -1;
-};
-
-/// The size of dimension `axis` of `v`, as a bound.
-std::function<Value(OpBuilder &, Location)> dimOf(Value v, int64_t axis) {
-  return [v, axis](OpBuilder &b, Location loc) {
-    return b.createOrFold<tensor::DimOp>(loc, v, axis);
-  };
+/// The scans and whiles around `op` in its function, outermost first (a
+/// while's own cond region included).
+SmallVector<Operation *> loopsAround(Operation *op) {
+  SmallVector<Operation *> loops;
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp())
+    if (isa<ScanOp, WhileOp>(parent))
+      loops.push_back(parent);
+  std::reverse(loops.begin(), loops.end());
+  return loops;
 }
 
-/// The checks `op` needs, if it is an indexing op.
-SmallVector<IdCheck> checksOf(Operation *op) {
-  SmallVector<IdCheck> checks;
-  auto dynamicDim = [](Value v, int64_t axis) {
-    return cast<RankedTensorType>(v.getType()).isDynamicDim(axis) ? v : Value();
-  };
-  if (auto take = dyn_cast<TakeOp>(op))
-    checks.push_back({op, take.getIds(), "take", true,
-                      dimOf(take.getInput(), take.getAxis()),
-                      dynamicDim(take.getInput(), take.getAxis())});
-  if (auto t = dyn_cast<TakeAlongAxisOp>(op))
-    checks.push_back({op, t.getIds(), "take_along_axis", true,
-                      dimOf(t.getInput(), t.getAxis()),
-                      dynamicDim(t.getInput(), t.getAxis())});
-  if (auto s = dyn_cast<ScatterAddOp>(op))
-    checks.push_back({op, s.getIds(), "scatter_add", true,
-                      dimOf(s.getInput(), s.getAxis()),
-                      dynamicDim(s.getInput(), s.getAxis())});
-  if (auto o = dyn_cast<OneHotOp>(op)) {
-    int64_t depth = o.getDepth();
-    checks.push_back({op, o.getIds(), "one_hot", false,
-                      [depth](OpBuilder &b, Location loc) -> Value {
-                        return b.create<arith::ConstantIndexOp>(loc, depth);
-                      },
-                      Value()});
+/// Whether `op` is in a while's cond region, and which while.
+WhileOp condOwner(Operation *op) {
+  auto loop = dyn_cast_or_null<WhileOp>(op->getParentOp());
+  return loop && op->getParentRegion() == &loop.getCond() ? loop : WhileOp();
+}
+
+/// The body block of a tc.scan or tc.while.
+Block &bodyOf(Operation *loop) {
+  if (auto scan = dyn_cast<ScanOp>(loop))
+    return scan.getBodyBlock();
+  return cast<WhileOp>(loop).getBodyBlock();
+}
+
+/// The manifest's description of check `c`: its op, its place, and the
+/// loops around it, outermost first.
+DictionaryAttr describe(OpBuilder &b, const IdCheck &c,
+                        ArrayRef<Operation *> loops) {
+  NamedAttrList d;
+  d.append("kind", b.getStringAttr(c.kind));
+  d.append("where", b.getStringAttr(sourcePlace(c.op->getLoc())));
+  if (c.dimension >= 0)
+    d.append("dimension", b.getI64IntegerAttr(c.dimension));
+  if (!loops.empty()) {
+    SmallVector<Attribute> names;
+    for (Operation *loop : loops)
+      names.push_back(b.getStringAttr(describeLoop(loop)));
+    d.append("loops", b.getArrayAttr(names));
   }
-  if (auto d = dyn_cast<DynamicSliceOp>(op)) {
-    // A start is good in [0, size - sizes[i]]: the bound is one more.
-    for (auto [i, start] : llvm::enumerate(d.getStarts())) {
-      Value input = d.getInput();
-      int64_t size = d.getSizes()[i];
-      int64_t axis = i;
-      checks.push_back({op, start, "dynamic_slice", false,
-                        [input, axis, size](OpBuilder &b, Location loc) {
-                          Value dim =
-                              b.createOrFold<tensor::DimOp>(loc, input, axis);
-                          Value rest =
-                              b.create<arith::ConstantIndexOp>(loc, 1 - size);
-                          return b.createOrFold<arith::AddIOp>(loc, dim, rest);
-                        },
-                        dynamicDim(input, axis), (int64_t)i});
-    }
-  }
-  return checks;
-}
-
-/// The largest i64: the result of a scan that found no bad id.
-constexpr int64_t kNoBadId = std::numeric_limits<int64_t>::max();
-
-/// The sizes of `ids` as i64 values, for row-major positions.
-SmallVector<Value> idSizesOf(OpBuilder &b, Location loc, Value ids) {
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < cast<RankedTensorType>(ids.getType()).getRank(); ++d)
-    sizes.push_back(b.create<arith::IndexCastOp>(
-        loc, b.getI64Type(), b.createOrFold<tensor::DimOp>(loc, ids, d)));
-  return sizes;
-}
-
-/// One `linalg.generic` over every id that finds the row-major position of
-/// the first bad one (kNoBadId if none) as a minimum: a reduction with a
-/// neutral element, which any order of the ids may compute (the GPU folds
-/// it across a block of threads).
-Value scan(OpBuilder &b, const IdCheck &c, Value bound) {
-  Location loc = c.op->getLoc();
-  MLIRContext *ctx = b.getContext();
-  int64_t rank = cast<RankedTensorType>(c.ids.getType()).getRank();
-  SmallVector<Value> idSizes = idSizesOf(b, loc, c.ids);
-  Value none = b.create<arith::ConstantIntOp>(loc, kNoBadId, 64);
-  Value empty =
-      b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{}, b.getI64Type());
-  Value init = b.create<linalg::FillOp>(loc, none, empty).getResult(0);
-  SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
-                              AffineMap::get(rank, 0, {}, ctx)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::reduction);
-  auto generic = b.create<linalg::GenericOp>(
-      loc, init.getType(), ValueRange{c.ids}, ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        auto i64 = nb.getI64Type();
-        Value id = args[0];
-        if (id.getType() != i64)
-          id = nb.create<arith::ExtSIOp>(l, i64, id);
-        Value zero = nb.create<arith::ConstantIntOp>(l, 0, 64);
-        Value low = c.negativeWraps
-                        ? nb.create<arith::SubIOp>(l, zero, bound).getResult()
-                        : zero;
-        Value belowLow =
-            nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, id, low);
-        Value atLeastBound =
-            nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, id, bound);
-        Value bad = nb.create<arith::OrIOp>(l, belowLow, atLeastBound);
-        // Row-major position of this id among the ids.
-        Value position = zero;
-        for (int64_t d = 0; d < rank; ++d) {
-          Value i = nb.create<arith::IndexCastOp>(
-              l, i64, nb.create<linalg::IndexOp>(l, d));
-          position = nb.create<arith::AddIOp>(
-              l, nb.create<arith::MulIOp>(l, position, idSizes[d]), i);
-        }
-        Value noBad = nb.create<arith::ConstantIntOp>(l, kNoBadId, 64);
-        Value candidate = nb.create<arith::SelectOp>(l, bad, position, noBad);
-        nb.create<linalg::YieldOp>(
-            l, nb.create<arith::MinSIOp>(l, args[1], candidate).getResult());
-      });
-  return generic.getResult(0);
-}
-
-/// What a check contributes to the record: its scan's result and bound.
-struct ScanResult {
-  const IdCheck *check;
-  Value firstBad;
-  Value bound;
-};
-
-/// The id at row-major `position` of `ids` as i64, read only `when` it
-/// holds (else 0): the ids may be empty.
-Value readIdAt(OpBuilder &b, Location loc, Value ids, ArrayRef<Value> sizes,
-               Value position, Value when) {
-  auto read = [&](OpBuilder &tb, Location tl) {
-    SmallVector<Value> at(sizes.size());
-    Value rest = position;
-    for (int64_t d = (int64_t)at.size() - 1; d >= 0; --d) {
-      Value i = d == 0
-                    ? rest
-                    : tb.create<arith::RemSIOp>(tl, rest, sizes[d]).getResult();
-      at[d] = tb.create<arith::IndexCastOp>(tl, tb.getIndexType(), i);
-      if (d > 0)
-        rest = tb.create<arith::DivSIOp>(tl, rest, sizes[d]);
-    }
-    Value id = tb.create<tensor::ExtractOp>(tl, ids, at);
-    if (id.getType() != tb.getI64Type())
-      id = tb.create<arith::ExtSIOp>(tl, tb.getI64Type(), id);
-    tb.create<scf::YieldOp>(tl, id);
-  };
-  auto zero = [&](OpBuilder &eb, Location el) {
-    eb.create<scf::YieldOp>(
-        el, ValueRange{eb.create<arith::ConstantIntOp>(el, 0, 64)});
-  };
-  return b.create<scf::IfOp>(loc, when, read, zero).getResult(0);
-}
-
-/// The record, [check number from 1 (0: every id good), id, position,
-/// bound], as one `linalg.generic` over its four elements, so that it is
-/// computed where the scans ran (a kernel on the GPU): the first check in
-/// program order that found a bad id names it.
-Value packRecord(OpBuilder &b, Location loc, ArrayRef<ScanResult> scans) {
-  MLIRContext *ctx = b.getContext();
-  auto i64 = b.getI64Type();
-  Value empty = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{4}, i64);
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  for (const ScanResult &s : scans) {
-    inputs.push_back(s.firstBad);
-    maps.push_back(AffineMap::get(1, 0, {}, ctx));
-  }
-  // Scalar ids (dynamic_slice's starts) are inputs too: a read of one
-  // inside the body would be a read of a value that elementwise fusion may
-  // have moved into this op (on the GPU, a kernel inside a kernel).
-  SmallVector<int64_t> scalarInput(scans.size(), -1);
-  for (auto [k, s] : llvm::enumerate(scans))
-    if (cast<RankedTensorType>(s.check->ids.getType()).getRank() == 0) {
-      scalarInput[k] = inputs.size();
-      inputs.push_back(s.check->ids);
-      maps.push_back(AffineMap::get(1, 0, {}, ctx));
-    }
-  maps.push_back(AffineMap::getMultiDimIdentityMap(1, ctx));
-  SmallVector<SmallVector<Value>> idSizes;
-  for (const ScanResult &s : scans)
-    idSizes.push_back(idSizesOf(b, loc, s.check->ids));
-  auto generic = b.create<linalg::GenericOp>(
-      loc, empty.getType(), inputs, ValueRange{empty}, maps,
-      SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value field = nb.create<linalg::IndexOp>(l, 0);
-        auto isField = [&](int64_t i) {
-          return nb.create<arith::CmpIOp>(
-              l, arith::CmpIPredicate::eq, field,
-              nb.create<arith::ConstantIndexOp>(l, i));
-        };
-        Value noBad = nb.create<arith::ConstantIntOp>(l, kNoBadId, 64);
-        Value record = nb.create<arith::ConstantIntOp>(l, 0, 64);
-        // The last check first, so that an earlier one overrides it.
-        for (int64_t k = (int64_t)scans.size() - 1; k >= 0; --k) {
-          const ScanResult &s = scans[k];
-          Value position = args[k];
-          Value found = nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne,
-                                                 position, noBad);
-          // The bad id itself.
-          Value id;
-          if (scalarInput[k] >= 0) {
-            id = args[scalarInput[k]];
-            if (id.getType() != nb.getI64Type())
-              id = nb.create<arith::ExtSIOp>(l, nb.getI64Type(), id);
-          } else {
-            id = readIdAt(nb, l, s.check->ids, idSizes[k], position,
-                          nb.create<arith::AndIOp>(l, found, isField(1)));
-          }
-          Value number = nb.create<arith::ConstantIntOp>(l, k + 1, 64);
-          Value value = nb.create<arith::SelectOp>(
-              l, isField(0), number,
-              nb.create<arith::SelectOp>(
-                  l, isField(1), id,
-                  nb.create<arith::SelectOp>(l, isField(2), position,
-                                             s.bound)));
-          record = nb.create<arith::SelectOp>(l, found, value, record);
-        }
-        nb.create<linalg::YieldOp>(l, record);
-      });
-  return generic.getResult(0);
+  return d.getDictionary(b.getContext());
 }
 
 struct IndexChecksPass
@@ -282,21 +103,153 @@ struct IndexChecksPass
 
   void addPrologue(func::FuncOp func) {
     Block &body = func.getBody().front();
-    SmallVector<IdCheck> checks;
-    for (Operation &op : body)
-      checks.append(checksOf(&op));
-    if (checks.empty())
+    OpBuilder b(func.getContext());
+    // Every check in program order (its number), loop bodies included.
+    // The checks are built again where they are scanned (liveChecks): a
+    // loop that gets a record is replaced, and a check's ids or bound may
+    // be the old loop's results.
+    DenseMap<Operation *, SmallVector<int64_t>> numbersAt;
+    SmallVector<Attribute> described;
+    Location firstLoc = func.getLoc();
+    int64_t deepest = 0;
+    // The checked ops of each while's condition (WhileCondChecks.h).
+    DenseMap<Operation *, SmallVector<Operation *>> condChecked;
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      SmallVector<Operation *> loops = loopsAround(op);
+      SmallVector<IdCheck> checks = checksOf(op);
+      // Number 0: ids that are always good need no check.
+      if (llvm::all_of(checks, alwaysInRange))
+        return;
+      for (const IdCheck &c : checks) {
+        if (alwaysInRange(c)) {
+          numbersAt[op].push_back(0);
+          continue;
+        }
+        if (described.empty())
+          firstLoc = op->getLoc();
+        numbersAt[op].push_back((int64_t)described.size() + 1);
+        described.push_back(describe(b, c, loops));
+        deepest = std::max(deepest, (int64_t)loops.size());
+      }
+      if (WhileOp owner = condOwner(op); owner && numbersAt.count(op))
+        condChecked[owner].push_back(op);
+    });
+    // A copy of a while's condition checked after the loop.
+    struct AfterLoop {
+      Value stepsRun, maxSteps;
+      int64_t stepField;
+    };
+    DenseMap<Operation *, AfterLoop> afterLoop;
+    // The checks of `op`, numbered, as they are now.
+    std::deque<IdCheck> live;
+    auto liveChecks = [&](Operation *op) {
+      SmallVector<const IdCheck *> found;
+      SmallVector<IdCheck> checks = checksOf(op);
+      SmallVector<int64_t> numbers = numbersAt.lookup(op);
+      for (auto [c, number] : llvm::zip(checks, numbers)) {
+        if (number == 0)
+          continue;
+        c.number = number;
+        if (auto it = afterLoop.find(op); it != afterLoop.end()) {
+          c.stepsRun = it->second.stepsRun;
+          c.maxSteps = it->second.maxSteps;
+          c.stepField = it->second.stepField;
+        }
+        live.push_back(c);
+        found.push_back(&live.back());
+      }
+      return found;
+    };
+    // `copies` of the checked ops `originals` check as they do.
+    auto addCopies = [&](ArrayRef<Operation *> originals,
+                         ArrayRef<Operation *> copies) {
+      for (auto [original, copy] : llvm::zip(originals, copies))
+        numbersAt[copy] = numbersAt.lookup(original);
+    };
+    if (described.empty())
       return;
+    int64_t width = kRecordFields + std::min(deepest, kMaxLoopSteps);
+
+    // Loops, innermost first, carry the first bad id their bodies find.
+    DenseMap<Operation *, Value> loopRecords;
+    auto sourcesAt = [&](OpBuilder &sb, ArrayRef<Operation *> ops) {
+      SmallVector<RecordSource> sources;
+      for (Operation *op : ops) {
+        if (auto it = loopRecords.find(op); it != loopRecords.end()) {
+          RecordSource s;
+          s.loopRecord = it->second;
+          sources.push_back(s);
+          continue;
+        }
+        for (const IdCheck *c : liveChecks(op))
+          sources.push_back(scanOf(sb, *c));
+      }
+      return sources;
+    };
+    auto checkedIn = [&](Block &block) {
+      SmallVector<Operation *> ops;
+      for (Operation &op : block.without_terminator())
+        if (numbersAt.count(&op) || loopRecords.count(&op))
+          ops.push_back(&op);
+      return ops;
+    };
+    SmallVector<Operation *> loops;
+    func.walk([&](Operation *op) {
+      if (isa<ScanOp, WhileOp>(op))
+        loops.push_back(op);
+    });
+    for (Operation *loop : loops) {
+      // A while's condition is checked at the start of the body, on the
+      // states the step begins with.
+      SmallVector<Operation *> inCond = condChecked.lookup(loop);
+      if (!inCond.empty()) {
+        auto w = cast<WhileOp>(loop);
+        OpBuilder cb = OpBuilder::atBlockBegin(&w.getBodyBlock());
+        addCopies(inCond, copyCondChecks(w, inCond, cb,
+                                         w.getBodyBlock().getArguments()));
+      }
+      SmallVector<Operation *> ops = checkedIn(bodyOf(loop));
+      if (ops.empty())
+        continue;
+      int64_t depth = (int64_t)loopsAround(loop).size();
+      LoopStep step;
+      step.stepField = depth < kMaxLoopSteps ? kRecordFields + depth : -1;
+      Location loc = loop->getLoc();
+      LoopWithRecord done =
+          addRecordState(loop, width, [&](OpBuilder &lb, Value prior) {
+            step.prior = prior;
+            return packRecord(lb, loc, sourcesAt(lb, ops), width, &step);
+          });
+      loopRecords[done.loop] = done.record;
+      if (inCond.empty())
+        continue;
+      // ... and after the loop on its final states, when the condition
+      // ended it.
+      auto w = cast<WhileOp>(done.loop);
+      OpBuilder ab(w);
+      ab.setInsertionPointAfter(w);
+      SmallVector<Operation *> copies = copyCondChecks(
+          w, inCond, ab,
+          w.getResults().take_front(w.getCondBlock().getNumArguments()));
+      addCopies(inCond, copies);
+      for (Operation *copy : copies)
+        afterLoop[copy] = {w.getTripCount(), w.getMaxSteps(), step.stepField};
+    }
+    SmallVector<Operation *> topLevel = checkedIn(body);
 
     // What the scans read, and everything it is computed from, goes first:
     // all of it is pure, so moving it earlier changes no value.
     llvm::SetVector<Operation *> needed;
     BackwardSliceOptions options;
     options.inclusive = true;
-    for (const IdCheck &c : checks) {
-      SmallVector<Value, 2> roots{c.ids};
-      if (c.boundSource)
-        roots.push_back(c.boundSource);
+    for (Operation *op : topLevel) {
+      SmallVector<Value, 2> roots;
+      if (Value record = loopRecords.lookup(op))
+        roots.push_back(record);
+      for (const IdCheck *c : liveChecks(op))
+        for (Value v : {c->ids, c->boundSource, c->stepsRun, c->maxSteps})
+          if (v)
+            roots.push_back(v);
       for (Value v : roots)
         if (Operation *def = v.getDefiningOp())
           getBackwardSlice(def, &needed, options);
@@ -307,11 +260,11 @@ struct IndexChecksPass
     // loop would move above them.
     for (bool grew = true; grew;) {
       grew = false;
-      SmallVector<Operation *> loops;
+      SmallVector<Operation *> withRegions;
       for (Operation *op : needed)
         if (op->getNumRegions() != 0)
-          loops.push_back(op);
-      for (Operation *loop : loops)
+          withRegions.push_back(op);
+      for (Operation *loop : withRegions)
         loop->walk([&](Operation *inner) {
           for (Value v : inner->getOperands()) {
             Operation *def = v.getDefiningOp();
@@ -332,26 +285,11 @@ struct IndexChecksPass
         op.moveBefore(firstOther);
     }
 
-    OpBuilder b(func.getContext());
     if (firstOther)
       b.setInsertionPoint(firstOther);
     else
       b.setInsertionPoint(body.getTerminator());
-    Location loc = checks.front().op->getLoc();
-    SmallVector<ScanResult> scans;
-    SmallVector<Attribute> described;
-    for (const IdCheck &c : checks) {
-      Value bound = b.create<arith::IndexCastOp>(c.op->getLoc(), b.getI64Type(),
-                                                 c.bound(b, c.op->getLoc()));
-      scans.push_back({&c, scan(b, c, bound), bound});
-      NamedAttrList d;
-      d.append("kind", b.getStringAttr(c.kind));
-      d.append("where", b.getStringAttr(sourcePlace(c.op->getLoc())));
-      if (c.dimension >= 0)
-        d.append("dimension", b.getI64IntegerAttr(c.dimension));
-      described.push_back(d.getDictionary(func.getContext()));
-    }
-    Value packed = packRecord(b, loc, scans);
+    Value packed = packRecord(b, firstLoc, sourcesAt(b, topLevel), width);
 
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     unsigned index = func.getNumResults();

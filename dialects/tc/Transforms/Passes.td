@@ -78,7 +78,12 @@ def IndexChecks : Pass<"tc-index-checks", "::mlir::ModuleOp"> {
     body together with everything the ids are computed from, that scans
     every id and records the first bad one in a check record: a new last
     result `tensor<4xi64>` marked `tc.check_record`, holding `[k, id,
-    position, bound]` for check `k` (from 1; 0 when every id is good). Each
+    position, bound]` for check `k` (from 1; 0 when every id is good),
+    then, when ids are used inside loops, the step each loop around them
+    was at (up to 4 more fields). A `tc.scan` or `tc.while` whose body (or
+    condition) uses ids carries a record of its own as one more state,
+    which every step fills unless an earlier step did; the loop joins the
+    prologue and its final record the function's. Each
     scan is a min-reduction of the bad ids' positions, and one more
     `linalg.generic` packs the record, so that on the GPU both are kernels
     (the scan a block reduction). The

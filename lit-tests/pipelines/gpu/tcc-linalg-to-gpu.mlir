@@ -93,6 +93,37 @@ func.func @scatter(%acc: memref<?x?xf32>, %ids: memref<?xi32>, %u: memref<?x?xf3
 
 // -----
 
+// A scatter in a loop the host runs (a scan's step: an embedding's
+// gradient per step) becomes a kernel launched in that loop.
+// CHECK-LABEL: func.func @scatter_per_step
+// CHECK: scf.for %[[T:[^ ]*]] =
+// CHECK-NEXT: memref.subview %arg1[%[[T]], 0]
+// CHECK-NOT: scf.for
+// CHECK: gpu.launch
+// CHECK: memref.atomic_rmw addf
+// CHECK: gpu.terminator
+// CHECK-NOT: scf.for
+func.func @scatter_per_step(%acc: memref<?x?xf32>, %steps: memref<?x?xi32>, %u: memref<?x?xf32>, %t: index, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %s = %c0 to %t step %c1 {
+    %ids = memref.subview %steps[%s, 0] [1, %n] [1, 1] : memref<?x?xi32> to memref<?xi32, strided<[1], offset: ?>>
+    scf.for %i = %c0 to %n step %c1 {
+      scf.for %j = %c0 to %m step %c1 {
+        %id = memref.load %ids[%i] : memref<?xi32, strided<[1], offset: ?>>
+        %at = arith.index_cast %id : i32 to index
+        %v = memref.load %u[%i, %j] : memref<?x?xf32>
+        %old = memref.load %acc[%at, %j] : memref<?x?xf32>
+        %sum = arith.addf %old, %v : f32
+        memref.store %sum, %acc[%at, %j] : memref<?x?xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // A loop that reads the buffer it accumulates into elsewhere is no scatter:
 // it stays (and tcc-gpu-device-memory reports the host access).
 // CHECK-LABEL: func.func @not_scatter
