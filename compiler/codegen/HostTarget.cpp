@@ -1,6 +1,7 @@
 //===- HostTarget.cpp - LLVM code for the CPU tcc runs on -----------------===//
 
 #include "compiler/codegen/HostTarget.h"
+#include "compiler/codegen/RolledRemainders.h"
 #include "compiler/pipelines/Pipelines.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
@@ -128,6 +129,10 @@ llvm::Error tcc::optimizeForMachine(llvm::Module &module,
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+        passes.addPass(RolledRemaindersPass());
+      });
   llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
                                   : optLevel == 1 ? llvm::OptimizationLevel::O1
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
