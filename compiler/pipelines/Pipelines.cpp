@@ -214,7 +214,9 @@ static std::string stagePipeline(tcc::Stage s,
              "convert-index-to-llvm,"
              "finalize-memref-to-llvm{use-aligned-alloc=true "
              "use-generic-functions=true},"
-             "convert-func-to-llvm,convert-cf-to-llvm,"
+             // The kernels' distinct buffers stay noalias to LLVM (the
+             // conversion drops it from memref arguments).
+             "convert-func-to-llvm,tcc-noalias-pointers,convert-cf-to-llvm,"
              "reconcile-unrealized-casts";
     }
   }
