@@ -1,11 +1,13 @@
 //===- HostTarget.cpp - LLVM code for the CPU tcc runs on -----------------===//
 
 #include "compiler/codegen/HostTarget.h"
+#include "compiler/codegen/RolledRemainders.h"
 #include "compiler/pipelines/Pipelines.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
@@ -20,18 +22,26 @@ FailureOr<tcc::CpuTarget> tcc::resolveCpuAt(Location loc,
   return std::move(*cpu);
 }
 
+/// Sets LLVM's boolean option `name` to `value` unless the command line set
+/// it, so that `--name=...` still compares the two.
+static void setLlvmDefault(llvm::StringRef name, bool value) {
+  llvm::StringMap<llvm::cl::Option *> &options =
+      llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it == options.end() || it->second->getNumOccurrences() > 0)
+    return;
+  static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(value);
+}
+
 /// Switches off LLVM 19's X86 Domain Reassignment unless the command line
 /// set it: on CPUs with AVX-512 it is superlinear in a function's size and
 /// took half the CPU time of compiling a transformer's training step
 /// (docs/performance.md, "Compile time"; fixed upstream in LLVM 20). It only
 /// moves some integer work into mask registers; the step ran as fast without.
+/// (Loop Strength Reduction is off for the host too, but not process-wide:
+/// the GPU's code generation keeps it, CodegenFlags.h.)
 static void disableDomainReassignment() {
-  llvm::StringMap<llvm::cl::Option *> &options =
-      llvm::cl::getRegisteredOptions();
-  auto it = options.find("disable-x86-domain-reassignment");
-  if (it == options.end() || it->second->getNumOccurrences() > 0)
-    return;
-  static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
+  setLlvmDefault("disable-x86-domain-reassignment", true);
 }
 
 std::unique_ptr<llvm::TargetMachine>
@@ -97,5 +107,40 @@ tcc::translateForMachine(ModuleOp module, llvm::LLVMContext &context,
 llvm::Error tcc::optimizeForMachine(llvm::Module &module,
                                     llvm::TargetMachine &machine,
                                     unsigned optLevel) {
-  return makeOptimizingTransformer(optLevel, 0, &machine)(&module);
+  // MLIR's makeOptimizingTransformer, with LLVM's standard instrumentation:
+  // `-time-passes` then times the optimization passes too, not only code
+  // generation's (docs/performance.md measured with it).
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::StandardInstrumentations instrumentations(module.getContext(),
+                                                  /*DebugLogging=*/false);
+  instrumentations.registerCallbacks(callbacks, &mam);
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning, std::nullopt, &callbacks);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+        passes.addPass(RolledRemaindersPass());
+      });
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes =
+      level == llvm::OptimizationLevel::O0
+          ? builder.buildO0DefaultPipeline(level)
+          : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, mam);
+  return llvm::Error::success();
 }

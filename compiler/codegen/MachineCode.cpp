@@ -3,6 +3,7 @@
 #include "compiler/codegen/MachineCode.h"
 #include "compiler/codegen/HostTarget.h"
 #include "compiler/codegen/SplitForCodegen.h"
+#include "compiler/pipelines/CodegenFlags.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -15,6 +16,8 @@
 #include <thread>
 
 using namespace mlir;
+using tcc::kHostLsr;
+using tcc::ScopedLsr;
 
 namespace {
 
@@ -39,9 +42,14 @@ struct PartJob {
     cpu = tcc::threadCpuMs();
     llvm::raw_svector_ostream out(file);
     llvm::legacy::PassManager pm;
-    if (machine->addPassesToEmitFile(pm, out, nullptr, type)) {
-      error = "the target cannot emit this file type";
-      return;
+    {
+      // Without Loop Strength Reduction: 16% of a transformer step's
+      // compile, for no speed on x86 (CodegenFlags.h, docs/performance.md).
+      ScopedLsr lsr(kHostLsr);
+      if (machine->addPassesToEmitFile(pm, out, nullptr, type)) {
+        error = "the target cannot emit this file type";
+        return;
+      }
     }
     pm.run(*module);
     module.reset(); // its memory goes before the slowest part ends

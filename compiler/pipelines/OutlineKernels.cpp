@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/ArenaPlanAttrs.h"
+#include "compiler/pipelines/NoaliasPointers.h"
 #include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -165,6 +166,8 @@ struct OutlineKernelsPass
     for (auto [i, v] : llvm::enumerate(args))
       if (isa<MemRefType>(v.getType()) && distinctBuffer(v))
         kernel.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+    // convert-func-to-llvm drops these; tcc-noalias-pointers puts them back.
+    tcc::recordNoaliasPointers(kernel);
 
     Block *entry = kernel.addEntryBlock();
     IRMapping map;

@@ -380,6 +380,24 @@ def OutlineKernelsPass : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def NoaliasPointersPass : Pass<"tcc-noalias-pointers", "::mlir::ModuleOp"> {
+  let summary = "Mark the pointers of a kernel's distinct buffers noalias in "
+                "the LLVM dialect";
+  let description = [{
+    convert-func-to-llvm drops the `llvm.noalias` of a memref argument,
+    which becomes several LLVM arguments (MLIR 19), so LLVM saw the kernels'
+    buffers as possibly overlapping: it versioned their loops on run-time
+    overlap checks, with a scalar copy of each. tcc-outline-kernels records
+    on each kernel, as `tcc.noalias_pointers`, the positions of the aligned
+    pointers of its distinct buffers in the converted signature; this pass,
+    run after convert-func-to-llvm, marks those arguments `llvm.noalias`
+    and removes the record. The aligned pointer is the one every load and
+    store goes through; the allocated one is left unmarked. Kernels over
+    f16 or bf16 buffers get no record (LLVM would then keep a half value in
+    a register across a loop, which needs compiler-rt's helpers on x86).
+  }];
+}
+
 def StripTcRecordsPass : Pass<"tcc-strip-tc-records", "::mlir::ModuleOp"> {
   let summary = "Remove tc declarations and attributes before LLVM "
                 "translation";

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/Pipelines.h"
+#include "compiler/pipelines/CodegenFlags.h"
 #include "compiler/pipelines/CpuTarget.h"
 #include "compiler/pipelines/GpuTarget.h"
 #include "compiler/pipelines/Passes.h"
@@ -16,6 +17,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <optional>
 
 using namespace mlir;
 
@@ -211,7 +214,9 @@ static std::string stagePipeline(tcc::Stage s,
              "convert-index-to-llvm,"
              "finalize-memref-to-llvm{use-aligned-alloc=true "
              "use-generic-functions=true},"
-             "convert-func-to-llvm,convert-cf-to-llvm,"
+             // The kernels' distinct buffers stay noalias to LLVM (the
+             // conversion drops it from memref arguments).
+             "convert-func-to-llvm,tcc-noalias-pointers,convert-cf-to-llvm,"
              "reconcile-unrealized-casts";
     }
   }
@@ -261,8 +266,16 @@ LogicalResult tcc::lower(ModuleOp module, Stage from, Stage stage,
     pm.addPass(createEmitEntryPointsPass());
     pm.addPass(createStripTcRecordsPass());
   }
-  if (failed(pm.run(module)))
-    return failure();
+  {
+    // The GPU kernels are compiled to PTX in this run, by LLVM's NVPTX back
+    // end, with Loop Strength Reduction as LLVM has it by default (the host's
+    // code generation goes without, CodegenFlags.h).
+    std::optional<ScopedLsr> lsr;
+    if (options.target == CompileTarget::Nvptx && stage >= Stage::LlvmMlir)
+      lsr.emplace(/*enabled=*/true);
+    if (failed(pm.run(module)))
+      return failure();
+  }
   if (options.target == CompileTarget::Nvptx && stage >= Stage::LlvmMlir)
     return checkPtxResolved(module);
   return success();

@@ -12,7 +12,9 @@
 // CHECK-NEXT: %[[S:.*]] = call @f_kernel1(%[[T]], %[[Y]]) : (memref<16xf32>, memref<8xf32>) -> f32
 // CHECK-NEXT: memref.dealloc %[[T]]
 // CHECK-NEXT: return %[[S]]
-// CHECK: func.func private @f_kernel0(%{{.*}}: memref<8xf32> {llvm.noalias}, %{{.*}}: memref<16xf32> {llvm.noalias}) attributes {passthrough = ["noinline"], tcc.kernel}
+// The positions of their aligned pointers once the memrefs are LLVM
+// arguments (5 per rank-1 memref) are recorded for tcc-noalias-pointers.
+// CHECK: func.func private @f_kernel0(%{{.*}}: memref<8xf32> {llvm.noalias}, %{{.*}}: memref<16xf32> {llvm.noalias}) attributes {passthrough = ["noinline"], tcc.kernel, tcc.noalias_pointers = array<i64: 1, 6>}
 // CHECK-DAG: arith.constant 8 : index
 // CHECK-DAG: memref.subview
 // CHECK: scf.for
@@ -51,9 +53,9 @@ func.func @f(%x: memref<8xf32>, %y: memref<8xf32>) -> f32 {
 // CHECK-NEXT: memref.dealloc %[[T]]
 // CHECK-NEXT: }
 // CHECK-NEXT: return
-// CHECK: func.func private @guarded_kernel0({{.*}}) attributes {passthrough = ["noinline"], tcc.kernel}
+// CHECK: func.func private @guarded_kernel0({{.*}}) attributes {passthrough = ["noinline"], tcc.kernel, tcc.noalias_pointers = array<i64: 1, 6>}
 // CHECK: scf.for
-// CHECK: func.func private @guarded_kernel1({{.*}}) attributes {passthrough = ["noinline"], tcc.kernel}
+// CHECK: func.func private @guarded_kernel1({{.*}}) attributes {passthrough = ["noinline"], tcc.kernel, tcc.noalias_pointers = array<i64: 1, 6>}
 // CHECK: scf.for
 func.func @guarded(%ok: i1, %x: memref<8xf32>, %y: memref<8xf32>) {
   %c0 = arith.constant 0 : index
