@@ -113,8 +113,7 @@ TensorRef GraphBuilder::gatherShard(Location loc, Value read) {
       gathered, tc::shapeOf(llvm::cast<RankedTensorType>(gathered.getType()))};
 }
 
-TensorRef GraphBuilder::firstRows(Location loc, TensorRef value,
-                                  int64_t rows) {
+TensorRef GraphBuilder::firstRows(Location loc, TensorRef value, int64_t rows) {
   if (!value || value.type().getDimSize(0) == rows)
     return value;
   int64_t rank = value.type().getRank();
@@ -131,8 +130,7 @@ TensorRef GraphBuilder::padRows(Location loc, TensorRef value) {
     return value;
   Shape padding = value.shape;
   padding[0] = Dim::fixed(padded - rows);
-  TensorRef zeros =
-      full(loc, padding, constant(loc, 0.0, value.elementType()));
+  TensorRef zeros = full(loc, padding, constant(loc, 0.0, value.elementType()));
   return concat(loc, {value, zeros}, 0);
 }
 
@@ -148,11 +146,10 @@ static Value gatheredBlock(Value value, int64_t ranks) {
   if (auto slice = value.getDefiningOp<tc::SliceOp>()) {
     // Only the first rows, every column.
     auto input = llvm::cast<RankedTensorType>(slice.getInput().getType());
-    bool firstRows = input.getRank() == type.getRank() &&
-                     llvm::all_of(slice.getBegin(),
-                                  [](int64_t b) { return b == 0; }) &&
-                     llvm::all_of(slice.getStep(),
-                                  [](int64_t s) { return s == 1; });
+    bool firstRows =
+        input.getRank() == type.getRank() &&
+        llvm::all_of(slice.getBegin(), [](int64_t b) { return b == 0; }) &&
+        llvm::all_of(slice.getStep(), [](int64_t s) { return s == 1; });
     for (int64_t d = 1; firstRows && d < type.getRank(); ++d)
       firstRows = type.getDimSize(d) == input.getDimSize(d);
     if (!firstRows)
