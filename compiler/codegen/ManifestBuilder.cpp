@@ -333,9 +333,12 @@ FailureOr<std::vector<tcc::SharedSpec>> tcc::sharedSpecs(ModuleOp module) {
       }
     }
     // Split across the ranks of a job (GraphBuilderSharded.cpp): the shape
-    // is one rank's block.
+    // is one rank's block, of the whole value's rows padded to a multiple
+    // of the ranks.
     if (auto ranks = op->getAttrOfType<IntegerAttr>("tc.shard_ranks"))
       s.params["shard_ranks"] = double(ranks.getInt());
+    if (auto rows = op->getAttrOfType<IntegerAttr>("tc.shard_rows"))
+      s.params["shard_rows"] = double(rows.getInt());
     specs.push_back(s);
   }
   return specs;

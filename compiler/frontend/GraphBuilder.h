@@ -446,14 +446,20 @@ private:
       mlir::Location loc,
       llvm::SmallVectorImpl<std::pair<std::string, TensorRef>> &updates,
       llvm::ArrayRef<mlir::Location> updateLocs);
-  /// The rank's block of rows of `value` (static, rows a multiple of the
-  /// ranks), pushed through elementwise ops to the collectives.
+  /// The rank's block of rows of `value` (static; its rows padded to a
+  /// multiple of the ranks), pushed through elementwise ops to the
+  /// collectives.
   TensorRef rowBlock(mlir::Location loc, TensorRef value);
   /// Whether `value` may be computed on blocks and gathered (see
   /// shardUpdates).
   bool gatherable(mlir::Value value);
   /// The rows of `value`'s block when it is taken by slicing.
   TensorRef sliceRowBlock(mlir::Location loc, TensorRef value);
+  /// `value` (static rows) followed by zero rows up to a multiple of the
+  /// ranks, as the blocks of a sharded variable are.
+  TensorRef padRows(mlir::Location loc, TensorRef value);
+  /// The first `rows` rows of `value` (the gathered blocks less padding).
+  TensorRef firstRows(mlir::Location loc, TensorRef value, int64_t rows);
 
   /// The op's result, or null when its shape is too large (reported).
   TensorRef make(mlir::Operation *op, tc::Shape shape);

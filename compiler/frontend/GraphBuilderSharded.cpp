@@ -2,22 +2,29 @@
 //
 // A shared variable marked `sharded` holds optimizer state (Adam's moments)
 // that data parallelism would otherwise replicate on every rank. Under
-// dataParallel with N ranks, rank r stores only rows [r*d0/N, (r+1)*d0/N)
-// of it (the tc.shared is declared with the block's type and
-// `tc.shard_ranks = N`), and the program keeps the meaning it has without
-// the mark:
+// dataParallel with N ranks, its d rows are padded to P = N * b rows,
+// b = ceil(d/N), as DeepSpeed's and PyTorch's ZeRO pad the flattened state,
+// and rank r stores rows [r*b, (r+1)*b) (the tc.shared is declared with
+// the block's type, `tc.shard_ranks = N` and `tc.shard_rows = d`). Rows
+// past d are padding: the last ranks' blocks end in them (or are only
+// padding where d < N). The program keeps the meaning it has without the
+// mark:
 //
-//  - a read is the whole value: the all_gather of the blocks;
+//  - a read is the whole value: the all_gather of the blocks, cut to its
+//    first d rows, so no padding row is ever read;
 //  - an update keeps the rank's block of the value it assigns, and that
 //    block is computed on blocks: an elementwise op's block is the op of its
 //    operands' blocks, an all_gather's block is its input, and an averaged
-//    gradient's block (all_reduce) is a reduce_scatter, which moves half the
-//    bytes. Any other value is sliced at the rank's rows;
+//    gradient's block (all_reduce) is a reduce_scatter of the gradient
+//    padded with zero rows, which moves half the bytes. Any other value is
+//    padded and sliced at the rank's rows. A block's padding rows hold
+//    whatever the ops make of padding (tc.div's x / 0 is 0, floats may
+//    become inf or nan): no read sees them;
 //  - an update of a replicated variable (the weights) whose value reads a
-//    sharded variable is computed on the rank's rows too and all_gathered,
-//    when every whole-shaped value it reads is the same on every rank
-//    (shared variables, collectives, constants); otherwise it is computed
-//    whole, as without the mark.
+//    sharded variable is computed on the rank's rows too and all_gathered
+//    (and cut to d rows), when every whole-shaped value it reads is the
+//    same on every rank (shared variables, collectives, constants);
+//    otherwise it is computed whole, as without the mark.
 //
 // So the moments' memory, their update and the weights' update are split N
 // ways and each step moves a reduce_scatter and an all_gather of the
@@ -34,9 +41,17 @@ using namespace tcc;
 using tc::Dim;
 using tc::Shape;
 
-/// The discardable attribute of a sharded tc.shared: the number of ranks
-/// its rows are split over (copied to the manifest's `shard_ranks`).
+/// The discardable attributes of a sharded tc.shared: the number of ranks
+/// its rows are split over and the rows of its whole value (copied to the
+/// manifest's `shard_ranks` and `shard_rows`).
 static constexpr StringLiteral kShardRanksAttr = "tc.shard_ranks";
+static constexpr StringLiteral kShardRowsAttr = "tc.shard_rows";
+
+/// The rows of each rank's block of `rows` rows split over `ranks`: the
+/// rows padded to a multiple of the ranks, divided by them.
+static int64_t blockRows(int64_t rows, int64_t ranks) {
+  return (rows + ranks - 1) / ranks;
+}
 
 LogicalResult GraphBuilder::shardShared(Location loc, StringRef name) {
   auto it = sharedVars.find(name);
@@ -66,15 +81,13 @@ LogicalResult GraphBuilder::shardShared(Location loc, StringRef name) {
     return error(loc) << "shared variable '" << name
                       << "' is sharded, which needs the job's number of ranks "
                          "(tcc compile --ranks=N; tcc run takes the job's)";
+  // Rows that do not divide are padded: the last ranks hold padding rows.
   int64_t rows = type.getDimSize(0);
-  if (rows % ranks != 0)
-    return error(loc) << "shared variable '" << name << "' is sharded over "
-                      << ranks << " ranks, but its first dimension " << rows
-                      << " is not a multiple of " << ranks;
   SmallVector<int64_t> block(type.getShape());
-  block[0] = rows / ranks;
+  block[0] = blockRows(rows, ranks);
   op.setTypeAttr(TypeAttr::get(RankedTensorType::get(block, e)));
   op->setAttr(kShardRanksAttr, builder.getI64IntegerAttr(ranks));
+  op->setAttr(kShardRowsAttr, builder.getI64IntegerAttr(rows));
   shardedRows[name] = rows;
   return success();
 }
@@ -90,12 +103,66 @@ TensorRef GraphBuilder::gatherShard(Location loc, Value read) {
         TensorRef{read,
                   tc::shapeOf(llvm::cast<RankedTensorType>(read.getType()))},
         options.ranks);
+    auto var = read.getDefiningOp<tc::SharedReadOp>().getVariable();
+    whole = firstRows(loc, whole, shardedRows.lookup(var));
     if (!whole)
       return {};
     gathered = whole.value;
   }
   return TensorRef{
       gathered, tc::shapeOf(llvm::cast<RankedTensorType>(gathered.getType()))};
+}
+
+TensorRef GraphBuilder::firstRows(Location loc, TensorRef value, int64_t rows) {
+  if (!value || value.type().getDimSize(0) == rows)
+    return value;
+  int64_t rank = value.type().getRank();
+  SmallVector<int64_t> begin(rank, 0), step(rank, 1);
+  SmallVector<int64_t> end(value.type().getShape());
+  end[0] = rows;
+  return slice(loc, value, begin, end, step);
+}
+
+TensorRef GraphBuilder::padRows(Location loc, TensorRef value) {
+  int64_t rows = value.type().getDimSize(0);
+  int64_t padded = blockRows(rows, options.ranks) * options.ranks;
+  if (padded == rows)
+    return value;
+  Shape padding = value.shape;
+  padding[0] = Dim::fixed(padded - rows);
+  TensorRef zeros = full(loc, padding, constant(loc, 0.0, value.elementType()));
+  return concat(loc, {value, zeros}, 0);
+}
+
+/// When `value` is the whole value gathered from blocks of its rows over
+/// `ranks` ranks (an all_gather, or its first rows, as the read of a padded
+/// sharded variable is), the block: the rank's rows of `value`, followed by
+/// padding where they run past its end. Null otherwise.
+static Value gatheredBlock(Value value, int64_t ranks) {
+  auto type = llvm::cast<RankedTensorType>(value.getType());
+  if (type.getRank() == 0 || ShapedType::isDynamic(type.getDimSize(0)))
+    return {};
+  Value gatheredValue = value;
+  if (auto slice = value.getDefiningOp<tc::SliceOp>()) {
+    // Only the first rows, every column.
+    auto input = llvm::cast<RankedTensorType>(slice.getInput().getType());
+    bool firstRows =
+        input.getRank() == type.getRank() &&
+        llvm::all_of(slice.getBegin(), [](int64_t b) { return b == 0; }) &&
+        llvm::all_of(slice.getStep(), [](int64_t s) { return s == 1; });
+    for (int64_t d = 1; firstRows && d < type.getRank(); ++d)
+      firstRows = type.getDimSize(d) == input.getDimSize(d);
+    if (!firstRows)
+      return {};
+    gatheredValue = slice.getInput();
+  }
+  auto gather = gatheredValue.getDefiningOp<tc::AllGatherOp>();
+  if (!gather || int64_t(gather.getRanks()) != ranks)
+    return {};
+  auto block = llvm::cast<RankedTensorType>(gather.getInput().getType());
+  if (block.getDimSize(0) != blockRows(type.getDimSize(0), ranks))
+    return {};
+  return gather.getInput();
 }
 
 /// Ops that compute each element from the elements at the same position of
@@ -146,12 +213,12 @@ static bool splitsThrough(Value value) {
 TensorRef GraphBuilder::sliceRowBlock(Location loc, TensorRef value) {
   RankedTensorType type = value.type();
   SmallVector<int64_t> sizes(type.getShape());
-  sizes[0] /= options.ranks;
+  sizes[0] = blockRows(sizes[0], options.ranks);
   Type i64 = builder.getI64Type();
   SmallVector<TensorRef> starts(sizes.size(), constant(loc, 0.0, i64));
   starts[0] = binary(loc, BinaryKind::Mul, processRank(loc),
                      constant(loc, double(sizes[0]), i64));
-  return dynamicSlice(loc, value, starts, sizes);
+  return dynamicSlice(loc, padRows(loc, value), starts, sizes);
 }
 
 TensorRef GraphBuilder::rowBlock(Location loc, TensorRef value) {
@@ -165,12 +232,13 @@ TensorRef GraphBuilder::rowBlock(Location loc, TensorRef value) {
     Operation *op = v.getDefiningOp();
     auto type = llvm::cast<RankedTensorType>(v.getType());
     TensorRef block;
-    if (auto gather = dyn_cast_or_null<tc::AllGatherOp>(op);
-        gather && int64_t(gather.getRanks()) == options.ranks) {
-      block = valueRef(gather.getInput());
+    if (Value gathered = gatheredBlock(v, options.ranks)) {
+      block = valueRef(gathered);
     } else if (auto reduce = dyn_cast_or_null<tc::AllReduceOp>(op)) {
-      // The averaged gradient's block: reduce_scatter moves half the bytes.
-      block = reduceScatter(op->getLoc(), valueRef(reduce.getInput()),
+      // The averaged gradient's block: reduce_scatter moves half the bytes
+      // (of the gradient padded with zero rows, where they do not divide).
+      block = reduceScatter(op->getLoc(),
+                            padRows(op->getLoc(), valueRef(reduce.getInput())),
                             reduce.getReduction(), options.ranks);
     } else if (splitsThrough(v)) {
       int64_t rank = type.getRank(), rows = type.getDimSize(0);
@@ -191,7 +259,7 @@ TensorRef GraphBuilder::rowBlock(Location loc, TensorRef value) {
         }
       Operation *clone = builder.clone(*op, blocks);
       SmallVector<int64_t> sizes(type.getShape());
-      sizes[0] /= options.ranks;
+      sizes[0] = blockRows(sizes[0], options.ranks);
       clone->getResult(0).setType(
           RankedTensorType::get(sizes, type.getElementType()));
       block = make(clone, tc::shapeOf(llvm::cast<RankedTensorType>(
@@ -208,8 +276,7 @@ TensorRef GraphBuilder::rowBlock(Location loc, TensorRef value) {
 
 bool GraphBuilder::gatherable(Value value) {
   auto type = llvm::cast<RankedTensorType>(value.getType());
-  if (!type.hasStaticShape() || type.getRank() == 0 ||
-      type.getDimSize(0) % options.ranks != 0)
+  if (!type.hasStaticShape() || type.getRank() == 0)
     return false;
   bool readsShard = false;
   SmallVector<Value> stack = {value};
@@ -219,13 +286,13 @@ bool GraphBuilder::gatherable(Value value) {
     if (!seen.insert(v).second)
       continue;
     Operation *op = v.getDefiningOp();
-    if (auto gather = dyn_cast_or_null<tc::AllGatherOp>(op)) {
-      if (int64_t(gather.getRanks()) != options.ranks)
-        return false;
-      auto read = gather.getInput().getDefiningOp<tc::SharedReadOp>();
+    if (Value block = gatheredBlock(v, options.ranks)) {
+      auto read = block.getDefiningOp<tc::SharedReadOp>();
       readsShard |= read && shardedRows.count(read.getVariable());
       continue;
     }
+    if (isa_and_nonnull<tc::AllGatherOp>(op))
+      return false; // gathered over another job size
     // Values that are the same on every rank: a block sliced from them is
     // the block every rank would compute.
     if (isa_and_nonnull<tc::AllReduceOp, tc::SharedReadOp, tc::ConstantOp,
@@ -258,7 +325,8 @@ LogicalResult GraphBuilder::shardUpdates(
     if (rows == shardedRows.end()) {
       if (value.type() == stored && gatherable(value.value))
         if (TensorRef block = rowBlock(at, value))
-          value = allGather(at, block, options.ranks);
+          value = firstRows(at, allGather(at, block, options.ranks),
+                            stored.getDimSize(0));
       continue;
     }
     SmallVector<int64_t> whole(stored.getShape());

@@ -359,7 +359,8 @@ int tcc::cli::runRun(int argc, char **argv) {
   // Data parallelism: every rank starts from rank 0's shared variables
   // (but for its blocks of the sharded ones), takes its share of each
   // batch, and only rank 0 writes files.
-  std::set<std::string> sharded = dist::shardedVariables(program->manifest);
+  dist::ShardedRows shardedRows = dist::shardedVariables(program->manifest);
+  std::set<std::string> sharded = dist::namesOf(shardedRows);
   if (!sharded.empty() && !ranks)
     return fail(Status::error(ErrorCode::InvalidArgument,
                               "shared variable '" + *sharded.begin() +
@@ -375,9 +376,9 @@ int tcc::cli::runRun(int argc, char **argv) {
             sharded.empty()
                 ? runtime.shared().loadNpz(opts.sharedIn, true,
                                            opts.allowDowncast)
-                : dist::loadScattered(runtime.shared(), sharded, ranks->rank(),
-                                      ranks->size(), opts.sharedIn, true,
-                                      opts.allowDowncast);
+                : dist::loadScattered(runtime.shared(), shardedRows,
+                                      ranks->rank(), ranks->size(),
+                                      opts.sharedIn, true, opts.allowDowncast);
         !s.ok())
       return fail(s);
   if (ranks) {
@@ -435,7 +436,7 @@ int tcc::cli::runRun(int argc, char **argv) {
   if (!ran.ok())
     return fail(ran.status());
   if (!sharded.empty() && !opts.saveShared.empty()) {
-    if (Status s = dist::saveGathered(runtime.shared(), sharded, *ranks,
+    if (Status s = dist::saveGathered(runtime.shared(), shardedRows, *ranks,
                                       opts.saveShared);
         !s.ok())
       return fail(s);
@@ -501,14 +502,21 @@ int tcc::cli::runRun(int argc, char **argv) {
                                    double(c.exposedNanoseconds) / 1e6 / calls)
                    << " ms per step exposed (waiting in them)\n";
     }
-    // ZeRO stage 1: what the shared variables take on each rank.
+    // ZeRO stage 1: what the shared variables take on each rank, and what
+    // padding rows that do not divide by the ranks cost.
     if (!sharded.empty()) {
       dist::SharedMemory m =
-          dist::sharedMemory(runtime.shared(), sharded, ranks->size());
+          dist::sharedMemory(runtime.shared(), shardedRows, ranks->size());
       llvm::outs() << "shared variables per rank: " << m.heldBytes
                    << " bytes; the " << sharded.size() << " sharded ones hold "
                    << m.shardedBlockBytes << " bytes of their "
-                   << m.shardedWholeBytes << " (1/" << ranks->size() << ")\n";
+                   << m.shardedWholeBytes << " (1/" << ranks->size();
+      if (m.jobPaddingBytes)
+        llvm::outs() << ", rows padded to a multiple of " << ranks->size()
+                     << ": " << m.jobPaddingBytes
+                     << " bytes of padding across the " << ranks->size()
+                     << " ranks";
+      llvm::outs() << ")\n";
     }
     // The device's caching allocator also serves the compiled code's
     // temporaries, which the counters above do not see.
