@@ -2,11 +2,16 @@
 //
 // tcc-bench-allreduce, run under mpirun (scripts/mpirun-local -np N): for
 // f32 sums of 1 KiB to 64 MiB per rank, the median time of MPI_Allreduce
-// called directly and of tcc's Communicator::allReduce (libtcc_mpi.so:
-// MPI_Iallreduce polled with a timeout), called in turn, with the bus
-// bandwidth 2 (N-1)/N * bytes / time that NCCL's tests report, and their
-// ratio.
-// Rank 0 prints one row per size.
+// called directly and of tcc's two all_reduce paths, called in turn:
+//   out of place  Communicator::allReduce (a blocking collective of compiled
+//                 code: MPI_Iallreduce polled with a timeout);
+//   in place      startAllReduce + wait (a bucket of gradients), against
+//                 MPI_Allreduce(MPI_IN_PLACE).
+// tcc starts MPI here (mpiWorld), so the run has the settings a tcc job has
+// (libtcc_mpi.so's default iallreduce algorithm); set
+// OMPI_MCA_coll_libnbc_iallreduce_algorithm=0 to see Open MPI's own default.
+// Bus bandwidth is 2 (N-1)/N * bytes / time, as NCCL's tests report it; the
+// ratio is MPI's time over tcc's. Rank 0 prints one row per size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,20 +62,32 @@ std::pair<double, double> medianSecondsInTurn(int reps, A a, B b) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  Result<Communicator *> world = mpiWorld();
-  if (!world.ok()) {
-    std::fprintf(stderr, "%s\n", world.status().toString().c_str());
+/// Fails the job on an error of tcc's communicator.
+void check(const Status &s) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s\n", s.toString().c_str());
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+}
+
+int main() {
+  Result<Communicator *> world = mpiWorld(); // starts MPI, as a tcc job does
+  if (!world.ok()) {
+    std::fprintf(stderr, "%s\n", world.status().toString().c_str());
+    return 1;
+  }
   Communicator &comm = **world;
+  int rank = comm.rank(), size = comm.size();
   if (rank == 0)
-    std::printf("ranks %d, f32 sum\n%10s %12s %12s %12s %12s %7s\n", size,
-                "bytes", "MPI us", "tcc us", "MPI GB/s", "tcc GB/s", "ratio");
+    std::printf("ranks %d, f32 (sum out of place, max in place); ratio = MPI "
+                "time / tcc time\n"
+                "%10s | %9s %9s %8s %6s | %9s %9s %8s %6s\n",
+                size, "", "out of", "place", "", "", "in place", "(buckets)",
+                "", "");
+  if (rank == 0)
+    std::printf("%10s | %9s %9s %8s %6s | %9s %9s %8s %6s\n", "bytes", "MPI us",
+                "tcc us", "tcc GB/s", "ratio", "MPI us", "tcc us", "tcc GB/s",
+                "ratio");
   for (size_t bytes = 1024; bytes <= (size_t(64) << 20); bytes *= 4) {
     size_t count = bytes / sizeof(float);
     std::vector<float> send(count, float(rank + 1)), recv(count);
@@ -82,18 +99,27 @@ int main(int argc, char **argv) {
                         MPI_SUM, MPI_COMM_WORLD);
         },
         [&] {
-          Status s = comm.allReduce(send.data(), recv.data(), count, DType::F32,
-                                    ReduceOp::Sum);
-          if (!s.ok()) {
-            std::fprintf(stderr, "%s\n", s.toString().c_str());
-            MPI_Abort(MPI_COMM_WORLD, 1);
-          }
+          check(comm.allReduce(send.data(), recv.data(), count, DType::F32,
+                               ReduceOp::Sum));
+        });
+    auto [mpiInPlace, oursInPlace] = medianSecondsInTurn(
+        reps,
+        [&] {
+          MPI_Allreduce(MPI_IN_PLACE, recv.data(), int(count), MPI_FLOAT,
+                        MPI_MAX, MPI_COMM_WORLD);
+        },
+        [&] {
+          Result<int64_t> request = comm.startAllReduce(
+              recv.data(), count, DType::F32, ReduceOp::Max);
+          check(request.status());
+          check(comm.wait(request.value()));
         });
     double bus = size > 1 ? 2.0 * (size - 1) / size * double(bytes) : bytes;
     if (rank == 0)
-      std::printf("%10zu %12.1f %12.1f %12.2f %12.2f %7.2f\n", bytes, mpi * 1e6,
-                  ours * 1e6, bus / mpi / 1e9, bus / ours / 1e9, mpi / ours);
+      std::printf("%10zu | %9.1f %9.1f %8.2f %6.2f | %9.1f %9.1f %8.2f %6.2f\n",
+                  bytes, mpi * 1e6, ours * 1e6, bus / ours / 1e9, mpi / ours,
+                  mpiInPlace * 1e6, oursInPlace * 1e6, bus / oursInPlace / 1e9,
+                  mpiInPlace / oursInPlace);
   }
-  MPI_Finalize();
-  return 0;
+  return 0; // libtcc_mpi.so finalizes MPI at exit
 }
