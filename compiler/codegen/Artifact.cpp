@@ -107,6 +107,13 @@ LogicalResult tcc::writeArtifact(ModuleOp module, ArtifactKind kind,
   std::string cuda = cudaLibraryPath();
   std::string cudaDir = "-L" + llvm::sys::path::parent_path(cuda).str();
   std::string cudaName = "-l:" + llvm::sys::path::filename(cuda).str();
+  // Collectives call entry points of libtcc_runtime.so: linked by name too;
+  // the host that loads the artifact has it loaded already.
+  std::string runtime = runtimeLibraryPath();
+  std::string runtimeDir = "-L" + llvm::sys::path::parent_path(runtime).str();
+  std::string runtimeName = "-l:" + llvm::sys::path::filename(runtime).str();
+  if (lowered->manifest.callsCollectives())
+    argv.append({runtimeDir, runtimeName});
   if (gpu) {
     if (!llvm::sys::fs::exists(cuda))
       return emitError(loc)

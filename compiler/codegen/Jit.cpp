@@ -39,6 +39,8 @@ tcc::compileForHost(ModuleOp module, const PipelineOptions &options,
              << cuda << "' (build runtime/cuda, or set TCC_CUDA_LIBRARY)";
     libraries.push_back(cuda);
   }
+  if (lowered->manifest.callsCollectives())
+    libraries.push_back(runtimeLibraryPath());
   // Optimized for the CPU: without its cost model LLVM's vectorizer knows
   // no vector registers and leaves every loop scalar. The runtime checks
   // that this machine has the CPU's features before it runs the code.

@@ -16,6 +16,7 @@
 #include "NumpyArrays.h"
 
 #include "compiler/driver/Compiler.h"
+#include "runtime/dist/CollectiveCall.h"
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -44,16 +45,26 @@ const Result<CacheSettings> &environmentCache() {
 
 void bindCompiler(nb::module_ &m) {
   // Compiles graph text (which diagnostics call `buffer_name`) and loads its
-  // function `name`. Returns (Function, "", cache report), or (None,
-  // diagnostics, "") when tcc rejects the graph.
+  // function `name`; `data_parallel`: for the ranks of this job. Returns
+  // (Function, "", cache report), or (None, diagnostics, "") when tcc rejects
+  // the graph.
   m.def(
       "compile",
       [](const std::string &text, const std::string &bufferName,
-         const std::string &name) {
+         const std::string &name, bool dataParallel) {
         const Result<CacheSettings> &cache = environmentCache();
         if (!cache.ok())
           raise(cache.status());
         CompilerOptions options;
+        if (dataParallel) {
+          // Compiled for this job's size (DistBinding.cpp): every gradient
+          // that feeds an update is averaged across its ranks.
+          Result<Communicator *> world = collectiveCommunicator();
+          if (!world.ok())
+            raise(world.status());
+          options.graph.dataParallel = true;
+          options.graph.ranks = world.value()->size();
+        }
         options.cache = cache.value();
         options.diagnostics = DiagnosticMode::Capture;
         // One function per graph: MLIR's thread pool would cost more to
@@ -85,7 +96,8 @@ void bindCompiler(nb::module_ &m) {
         return std::make_tuple(loadProgram(std::move(program), name),
                                std::string(), report.cache);
       },
-      nb::arg("text"), nb::arg("buffer_name"), nb::arg("name"));
+      nb::arg("text"), nb::arg("buffer_name"), nb::arg("name"),
+      nb::arg("data_parallel") = false);
 }
 
 } // namespace tcc::python

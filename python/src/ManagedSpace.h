@@ -10,6 +10,7 @@
 #define TCC_PYTHON_MANAGEDSPACE_H
 
 #include "runtime/exec/Program.h"
+#include "runtime/exec/Runtime.h"
 
 #include <nanobind/nanobind.h>
 
@@ -23,6 +24,10 @@ namespace tcc::python {
 /// another type, a name already loaded) as a Python exception.
 nanobind::object loadProgram(std::shared_ptr<Program> program,
                              const std::string &name);
+
+/// The space's runtime; raises ValueError once the interpreter is exiting
+/// (it was shut down).
+Runtime &managedRuntime();
 
 } // namespace tcc::python
 

@@ -2,8 +2,9 @@
 //
 // The binding of tcc that the Python package `tcc` (python/tcc) is written
 // on: the managed memory space's shared variables, graphs compiled in
-// process (CompilerBinding.cpp), and compiled functions called with numpy
-// arrays, no copy (RuntimeBinding.cpp, NumpyArrays.cpp).
+// process (CompilerBinding.cpp), compiled functions called with numpy
+// arrays, no copy (RuntimeBinding.cpp, NumpyArrays.cpp), and data-parallel
+// jobs (DistBinding.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 namespace tcc::python {
 void bindRuntime(nanobind::module_ &m);
 void bindCompiler(nanobind::module_ &m);
+void bindDist(nanobind::module_ &m);
 } // namespace tcc::python
 
 NB_MODULE(_tcc, m) {
@@ -21,4 +23,5 @@ NB_MODULE(_tcc, m) {
   tcc::python::importNumpy();
   tcc::python::bindRuntime(m);
   tcc::python::bindCompiler(m);
+  tcc::python::bindDist(m);
 }

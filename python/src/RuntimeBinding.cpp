@@ -266,6 +266,8 @@ void bindRuntime(nb::module_ &m) {
       .def_prop_ro("name", [](PyFunction &f) { return f.fn->name(); });
 }
 
+Runtime &managedRuntime() { return runtime(); }
+
 nb::object loadProgram(std::shared_ptr<Program> program,
                        const std::string &name) {
   Function *fn = nullptr;

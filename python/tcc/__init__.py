@@ -25,6 +25,7 @@ from . import _printing as printing  # noqa: E402,F401
 from . import tensor  # noqa: E402
 from . import compile  # noqa: E402,F401
 from . import misc  # noqa: E402,F401
+from . import dist  # noqa: E402,F401
 
 
 from ._graph import config  # noqa: E402

@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+from . import _tcc
 from ._graph import Variable, source_location
 from ._graphfile import (_OUTPUT_MISMATCH, CompileError, MissingInputError,
                          _build, _compile_graph, _merge_dims, _topological)
@@ -90,8 +91,12 @@ class Function:
     """A compiled function: call it with numpy arrays (or numbers, lists)."""
 
     def __init__(self, inputs, outputs, out_kind, out_keys, updates, givens,
-                 name, trust_input, containers=None):
+                 name, trust_input, containers=None, data_parallel=False,
+                 check_replicas=False):
         self.name = name
+        self.data_parallel = data_parallel
+        self._check_replicas = data_parallel and check_replicas
+        self._calls = 0
         self.maker_inputs = inputs
         self._outputs = outputs
         self._out_kind = out_kind
@@ -117,7 +122,8 @@ class Function:
         text, locs = _compile_graph(inputs, outputs, updates, givens, self._fname)
         self._graph_text = text  # for pydotprint: the graph file tcc compiled
         try:
-            self._fn, self._compile_cache = _build(text, locs, self._fname)
+            self._fn, self._compile_cache = _build(text, locs, self._fname,
+                                                   data_parallel)
         except CompileError as err:
             # An output whose size is static though the graph here could not
             # tell: declare it as tcc computed it, once.
@@ -127,9 +133,16 @@ class Function:
             for out_name, declared, actual in fixes:
                 text = text.replace(f"{out_name} : {declared}",
                                     f"{out_name} : {_merge_dims(declared, actual)}", 1)
-            self._fn, self._compile_cache = _build(text, locs, self._fname)
+            self._fn, self._compile_cache = _build(text, locs, self._fname,
+                                                   data_parallel)
             self._graph_text = text
         self._call_one = self._fn.call_one
+        # Data parallelism: the variables the function updates are one
+        # replica, rank 0's from here on; those it only reads stay each
+        # rank's own (its shard of a data set, say).
+        self._replicated = sorted({s.store_name for s, _ in updates})
+        if data_parallel:
+            _tcc.dist_broadcast(self._replicated)
         # Positional arguments fill the inputs that are not implicit.
         self._explicit = [k for k, i in enumerate(inputs) if not i.implicit]
         self._by_name = {}
@@ -255,6 +268,8 @@ class Function:
         return values
 
     def __call__(self, *args, **kwargs):
+        if self._check_replicas:
+            return self._call_checked(args, kwargs)
         if self._trusted_single and not kwargs:
             return self._call_one(*args)  # trust_input: straight to the runtime
         if not kwargs and self._all_explicit and len(args) == len(self._np_dtypes) and (
@@ -316,6 +331,17 @@ class Function:
     def __copy__(self):
         return self.copy()
 
+    def _call_checked(self, args, kwargs):
+        """A call, then the replicas compared across ranks (DebugMode)."""
+        self._check_replicas = False
+        try:
+            results = self(*args, **kwargs)
+        finally:
+            self._check_replicas = True
+        self._calls += 1
+        _tcc.dist_check(self._replicated, f"after call {self._calls} of {self.name}")
+        return results
+
     def free(self):
         """PyTensor's free(): drops the storage the function keeps between
         calls. tcc's temporaries go when each call ends already; what stays
@@ -331,15 +357,24 @@ class Function:
         # functions pickled together still share theirs.
         return (Function, (self.maker_inputs, self._outputs[:self._n_user_outputs], self._out_kind,
                            self._out_keys, self._updates, self._givens,
-                           self.name, self.trust_input, self._input_containers))
+                           self.name, self.trust_input, self._input_containers,
+                           self.data_parallel, self._check_replicas))
 
 
 def function(inputs, outputs=None, mode=None, updates=None, givens=None,
              no_default_updates=False, accept_inplace=False, name=None,
              rebuild_strict=True, allow_input_downcast=None, profile=None,
-             on_unused_input="raise", trust_input=False):
+             on_unused_input="raise", trust_input=False, data_parallel=False):
     """PyTensor's function: compiles the graph from `inputs` to `outputs`
-    (a variable, a list or a dict) with `updates` of shared variables."""
+    (a variable, a list or a dict) with `updates` of shared variables.
+
+    data_parallel=True (tcc's own): this process is one rank of a job run
+    under mpirun; every gradient that feeds an update is averaged across the
+    ranks, and the updated shared variables start from rank 0's values.
+    With mode="DebugMode" each call then checks that they stayed bitwise
+    identical on every rank (docs/distributed.md, "From Python")."""
+    if not isinstance(data_parallel, bool):
+        raise TypeError(f"data_parallel must be True or False, not {data_parallel!r}")
     if not isinstance(inputs, (list, tuple)):
         raise TypeError(f"inputs must be a list or a tuple, not {type(inputs).__name__}")
     if not (isinstance(no_default_updates, bool)
@@ -473,14 +508,23 @@ def function(inputs, outputs=None, mode=None, updates=None, givens=None,
         # PyTensor's default name: where the function was made.
         loc = source_location()
         name = f"{loc[0]}:{loc[1]}"
-    return Function(ins, outs, out_kind, out_keys, updates, givens, name, trust_input)
+    check = _debug_mode(mode)
+    return Function(ins, outs, out_kind, out_keys, updates, givens, name, trust_input,
+                    data_parallel=data_parallel, check_replicas=check)
+
+
+def _debug_mode(mode):
+    """Whether `mode` is PyTensor's DebugMode (a name or a Mode object)."""
+    if isinstance(mode, str):
+        return mode in ("DebugMode", "DEBUG_MODE")
+    return type(mode).__name__ == "DebugMode"
 
 
 def function_dump(filename, inputs, outputs=None, mode=None, updates=None,
                   givens=None, no_default_updates=False, accept_inplace=False,
                   name=None, rebuild_strict=True, allow_input_downcast=None,
                   profile=None, on_unused_input=None, extra_tag_to_remove=None,
-                  trust_input=False):
+                  trust_input=False, data_parallel=False):
     """PyTensor's function_dump: pickles the arguments of a `function`
     call to `filename`, so that `function(**pickle.load(f))` makes it again
     (in another process too)."""
@@ -490,5 +534,7 @@ def function_dump(filename, inputs, outputs=None, mode=None, updates=None,
                 rebuild_strict=rebuild_strict,
                 allow_input_downcast=allow_input_downcast, profile=profile,
                 on_unused_input=on_unused_input, trust_input=trust_input)
+    if data_parallel:
+        args["data_parallel"] = True
     with open(filename, "wb") as f:
         pickle.dump(args, f, pickle.HIGHEST_PROTOCOL)

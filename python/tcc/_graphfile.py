@@ -323,12 +323,12 @@ def _compile_graph(inputs, outputs, updates, givens, fname):
     lines.append("}")
     return "\n".join(lines) + "\n", locs
 
-def _build(text, locs, fname):
+def _build(text, locs, fname, data_parallel=False):
     """Compiles the graph text in this process (tcc's front door, through
     the compile cache) and loads its function `fname`. Returns it and what
     the cache did ("hit (key ...)", "miss, stored ...", "off (...)")."""
     buffer = fname + ".tg"
-    fn, diagnostics, cache = _tcc.compile(text, buffer, fname)
+    fn, diagnostics, cache = _tcc.compile(text, buffer, fname, data_parallel)
     if fn is None:
         raise CompileError(_located(diagnostics, buffer, locs))
     return fn, cache

@@ -26,6 +26,10 @@ std::string runtimeLibraryFile(const std::string &name) {
   return dir.empty() ? name : dir + "/" + name;
 }
 
+std::string runtimeLibraryPath() {
+  return runtimeLibraryFile("libtcc_runtime.so");
+}
+
 std::string cudaLibraryPath() {
   if (const char *path = std::getenv("TCC_CUDA_LIBRARY"); path && *path)
     return path;

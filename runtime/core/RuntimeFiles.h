@@ -23,6 +23,12 @@ std::string runtimeLibraryDir();
 /// search) when the directory is unknown.
 std::string runtimeLibraryFile(const std::string &name);
 
+/// libtcc_runtime.so itself. Code that calls collectives calls entry points
+/// of it, which a host may have loaded without putting its symbols in the
+/// global scope (Python opens extension modules RTLD_LOCAL): such code
+/// links it by name (artifacts) or looks them up in it (the JIT).
+std::string runtimeLibraryPath();
+
 /// Where libtcc_cuda.so is: $TCC_CUDA_LIBRARY when set, else beside the
 /// runtime library.
 std::string cudaLibraryPath();

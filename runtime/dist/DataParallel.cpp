@@ -10,12 +10,28 @@
 namespace tcc::dist {
 namespace {
 
-std::vector<SharedVariable *> byName(const SharedStore &store) {
-  std::vector<SharedVariable *> vars = store.variables();
+std::vector<SharedVariable *> sortedByName(std::vector<SharedVariable *> vars) {
   std::sort(vars.begin(), vars.end(),
             [](const SharedVariable *a, const SharedVariable *b) {
               return a->name() < b->name();
             });
+  return vars;
+}
+
+std::vector<SharedVariable *> byName(const SharedStore &store) {
+  return sortedByName(store.variables());
+}
+
+/// The variables `names` of `store`, by name; NotFound for a missing one.
+Result<std::vector<SharedVariable *>>
+named(const SharedStore &store, const std::vector<std::string> &names) {
+  std::vector<SharedVariable *> vars;
+  for (const std::string &name : names) {
+    TCC_ASSIGN_OR_RETURN(SharedVariable * v, store.lookup(name));
+    vars.push_back(v);
+  }
+  vars = sortedByName(std::move(vars));
+  vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
   return vars;
 }
 
@@ -74,11 +90,11 @@ Status sameEverywhere(Communicator &comm, const std::vector<uint64_t> &local,
   return sameWords(comm, local, same, first);
 }
 
-} // namespace
-
-Status broadcastSharedVariables(SharedStore &store, Communicator &comm,
-                                const std::set<std::string> &sharded) {
-  std::vector<SharedVariable *> vars = byName(store);
+/// Every variable of `vars` (sorted by name) but the `sharded` ones takes
+/// rank 0's value, after the ranks agree on the declarations.
+Status broadcastVariables(const std::vector<SharedVariable *> &vars,
+                          Communicator &comm,
+                          const std::set<std::string> &sharded) {
   std::vector<uint64_t> declarations = {vars.size()};
   for (const SharedVariable *v : vars)
     declarations.push_back(declarationHash(*v));
@@ -111,6 +127,44 @@ Status broadcastSharedVariables(SharedStore &store, Communicator &comm,
   return Status::success();
 }
 
+/// Fails unless every variable of `vars` (sorted by name) holds the same
+/// bytes on every rank.
+Status compareVariables(const std::vector<SharedVariable *> &vars,
+                        Communicator &comm, const std::string &when) {
+  std::vector<uint64_t> hashes = {vars.size()};
+  for (const SharedVariable *v : vars) {
+    TCC_ASSIGN_OR_RETURN(Array value, v->getArray(/*borrow=*/true));
+    hashes.push_back(
+        fnv1a(value.data(), v->nbytes(), declarationHash(*v) ^ kFnvBasis));
+  }
+  bool same = true;
+  size_t first = 0;
+  TCC_RETURN_IF_ERROR(sameEverywhere(comm, hashes, same, first));
+  if (same)
+    return Status::success();
+  return Status::error(
+      ErrorCode::Internal,
+      (when.empty() ? std::string() : when + ": ") + "the replicas differ" +
+          (first == 0 || first > vars.size()
+               ? std::string(" (the ranks hold different variables)")
+               : " in shared variable '" + vars[first - 1]->name() + "'") +
+          " (a hash compared across ranks); every rank must run the same "
+          "program on the same number of rows");
+}
+
+} // namespace
+
+Status broadcastSharedVariables(SharedStore &store, Communicator &comm,
+                                const std::set<std::string> &sharded) {
+  return broadcastVariables(byName(store), comm, sharded);
+}
+
+Status broadcastNamedVariables(SharedStore &store, Communicator &comm,
+                               const std::vector<std::string> &names) {
+  TCC_ASSIGN_OR_RETURN(std::vector<SharedVariable *> vars, named(store, names));
+  return broadcastVariables(vars, comm, {});
+}
+
 uint64_t hashSharedVariables(const SharedStore &store) {
   uint64_t h = kFnvBasis;
   for (const SharedVariable *v : byName(store)) {
@@ -131,25 +185,14 @@ Status checkReplicasIdentical(const SharedStore &store, Communicator &comm,
                               return sharded.count(v->name()) != 0;
                             }),
              vars.end());
-  std::vector<uint64_t> hashes = {vars.size()};
-  for (const SharedVariable *v : vars) {
-    TCC_ASSIGN_OR_RETURN(Array value, v->getArray(/*borrow=*/true));
-    hashes.push_back(
-        fnv1a(value.data(), v->nbytes(), declarationHash(*v) ^ kFnvBasis));
-  }
-  bool same = true;
-  size_t first = 0;
-  TCC_RETURN_IF_ERROR(sameEverywhere(comm, hashes, same, first));
-  if (same)
-    return Status::success();
-  return Status::error(
-      ErrorCode::Internal,
-      (when.empty() ? std::string() : when + ": ") + "the replicas differ" +
-          (first == 0 || first > vars.size()
-               ? std::string(" (the ranks hold different variables)")
-               : " in shared variable '" + vars[first - 1]->name() + "'") +
-          " (a hash compared across ranks); every rank must run the same "
-          "program on the same number of rows");
+  return compareVariables(vars, comm, when);
+}
+
+Status checkNamedReplicasIdentical(const SharedStore &store, Communicator &comm,
+                                   const std::vector<std::string> &names,
+                                   const std::string &when) {
+  TCC_ASSIGN_OR_RETURN(std::vector<SharedVariable *> vars, named(store, names));
+  return compareVariables(vars, comm, when);
 }
 
 } // namespace tcc::dist

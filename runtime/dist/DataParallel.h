@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace tcc::dist {
 
@@ -41,6 +42,17 @@ uint64_t hashSharedVariables(const SharedStore &store);
 Status checkReplicasIdentical(const SharedStore &store, Communicator &comm,
                               const std::string &when,
                               const std::set<std::string> &sharded = {});
+
+/// broadcastSharedVariables and checkReplicasIdentical for the variables
+/// `names` only (all of them must exist; order does not matter). A Python
+/// function made with data_parallel=True keeps the variables it updates
+/// identical this way, while those it only reads may hold each rank's own
+/// data (its shard of a data set).
+Status broadcastNamedVariables(SharedStore &store, Communicator &comm,
+                               const std::vector<std::string> &names);
+Status checkNamedReplicasIdentical(const SharedStore &store, Communicator &comm,
+                                   const std::vector<std::string> &names,
+                                   const std::string &when);
 
 } // namespace tcc::dist
 

@@ -23,6 +23,13 @@ const FunctionSpec *Manifest::findFunction(const std::string &name) const {
   return nullptr;
 }
 
+bool Manifest::callsCollectives() const {
+  for (const FunctionSpec &f : functions)
+    if (!f.collectives.empty())
+      return true;
+  return false;
+}
+
 Status checkCpuFeatures(const Manifest &manifest) {
   std::vector<std::string> missing = missingCpuFeatures(manifest.cpuFeatures);
   if (missing.empty())

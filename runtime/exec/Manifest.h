@@ -169,6 +169,9 @@ struct Manifest {
   std::vector<FunctionSpec> functions;
 
   const FunctionSpec *findFunction(const std::string &name) const;
+  /// Whether some function's code calls collectives, i.e. the runtime's
+  /// tcc_dist_* entry points (runtime/dist/CollectiveEntries.cpp).
+  bool callsCollectives() const;
 };
 
 /// An Unsupported error when the manifest's host code needs CPU features
