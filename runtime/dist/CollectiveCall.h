@@ -79,9 +79,9 @@ public:
   /// Whether agree() ran.
   bool agreed() const { return agreed_; }
 
-  /// Step 3, once the call's device work has completed: an asynchronous
-  /// error of the device communicator (NCCL) when the call started a
-  /// device bucket, else the first error a collective of this call recorded (ok
+  /// Step 3, once the call's device work has completed: the first error a
+  /// collective of this call recorded, else an asynchronous error of the
+  /// device communicator (NCCL) when the call started a device bucket (ok
   /// when none), located at its op.
   Status takeError();
 

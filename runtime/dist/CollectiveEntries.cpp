@@ -13,7 +13,7 @@
 // bucket's last gradient is written, and waited for before the first read
 // of a reduced gradient. A GPU program's (tcc_dist_device_bucket_*) also
 // get the CUDA stream its kernels run on (compiler/pipelines/gpu/
-// GpuCollectivesOnStream.cpp): the start orders the reduction after the
+// GpuBucketsOnStream.cpp): the start orders the reduction after the
 // stream's work and the wait orders the stream's later work after it, on
 // the device, so neither waits on the host.
 //
@@ -278,17 +278,21 @@ dist::CommunicationCounters dist::communicationCounters() {
 
 } // namespace tcc
 
-#define TCC_DIST_BUCKET_START(suffix, dtype)                                   \
-  extern "C" __attribute__((visibility(                                        \
-      "default"))) void tcc_dist_bucket_start_##suffix(int64_t rank,           \
-                                                       void *bucket,           \
-                                                       int32_t reduction,      \
-                                                       int32_t id,             \
-                                                       int32_t ordinal) {      \
+#define TCC_DIST_BUCKET_START(name, dtype)                                     \
+  extern "C" __attribute__((visibility("default"))) void name(                 \
+      int64_t rank, void *bucket, int32_t reduction, int32_t id,               \
+      int32_t ordinal) {                                                       \
     tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, false,       \
                      nullptr);                                                 \
-  }                                                                            \
-  /* A GPU program's (--target=nvptx): device memory, NCCL, its stream. */     \
+  }
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_f32, tcc::DType::F32)
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_f64, tcc::DType::F64)
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_i32, tcc::DType::I32)
+TCC_DIST_BUCKET_START(tcc_dist_bucket_start_i64, tcc::DType::I64)
+
+// A GPU program's buckets (--target=nvptx): in device memory, with NCCL,
+// ordered on the stream its kernels run on.
+#define TCC_DIST_DEVICE_BUCKET_START(suffix, dtype)                            \
   extern "C" __attribute__((visibility("default"))) void                       \
       tcc_dist_device_bucket_start_##suffix(int64_t rank, void *bucket,        \
                                             int32_t reduction, int32_t id,     \
@@ -296,10 +300,10 @@ dist::CommunicationCounters dist::communicationCounters() {
     tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, true,        \
                      stream);                                                  \
   }
-TCC_DIST_BUCKET_START(f32, tcc::DType::F32)
-TCC_DIST_BUCKET_START(f64, tcc::DType::F64)
-TCC_DIST_BUCKET_START(i32, tcc::DType::I32)
-TCC_DIST_BUCKET_START(i64, tcc::DType::I64)
+TCC_DIST_DEVICE_BUCKET_START(f32, tcc::DType::F32)
+TCC_DIST_DEVICE_BUCKET_START(f64, tcc::DType::F64)
+TCC_DIST_DEVICE_BUCKET_START(i32, tcc::DType::I32)
+TCC_DIST_DEVICE_BUCKET_START(i64, tcc::DType::I64)
 
 extern "C" __attribute__((visibility("default"))) void
 tcc_dist_bucket_wait(int32_t id) {

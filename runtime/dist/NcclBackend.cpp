@@ -153,6 +153,9 @@ void destroyComm(Comm *c) {
   const Api &a = api();
   if (c && a.status.ok() && c->context &&
       a.ctxSetCurrent(c->context) == CUDA_SUCCESS) {
+    // No bucket's reduction may still be reading or writing its buffer.
+    if (c->stream)
+      (void)a.streamSynchronize(c->stream);
     for (Request &r : c->requests) {
       if (r.ready)
         a.eventDestroy(r.ready);
