@@ -278,32 +278,26 @@ dist::CommunicationCounters dist::communicationCounters() {
 
 } // namespace tcc
 
-#define TCC_DIST_BUCKET_START(name, dtype)                                     \
-  extern "C" __attribute__((visibility("default"))) void name(                 \
+#define TCC_DIST_EXPORT extern "C" __attribute__((visibility("default")))
+// Each dtype's host start and GPU program's start (--target=nvptx: device
+// memory, NCCL, ordered on the stream its kernels run on).
+#define TCC_DIST_BUCKET_START(suffix, dtype)                                   \
+  TCC_DIST_EXPORT void tcc_dist_bucket_start_##suffix(                         \
       int64_t rank, void *bucket, int32_t reduction, int32_t id,               \
       int32_t ordinal) {                                                       \
     tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, false,       \
                      nullptr);                                                 \
-  }
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_f32, tcc::DType::F32)
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_f64, tcc::DType::F64)
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_i32, tcc::DType::I32)
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_i64, tcc::DType::I64)
-
-// A GPU program's buckets (--target=nvptx): in device memory, with NCCL,
-// ordered on the stream its kernels run on.
-#define TCC_DIST_DEVICE_BUCKET_START(suffix, dtype)                            \
-  extern "C" __attribute__((visibility("default"))) void                       \
-      tcc_dist_device_bucket_start_##suffix(int64_t rank, void *bucket,        \
-                                            int32_t reduction, int32_t id,     \
-                                            int32_t ordinal, void *stream) {   \
+  }                                                                            \
+  TCC_DIST_EXPORT void tcc_dist_device_bucket_start_##suffix(                  \
+      int64_t rank, void *bucket, int32_t reduction, int32_t id,               \
+      int32_t ordinal, void *stream) {                                         \
     tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, true,        \
                      stream);                                                  \
   }
-TCC_DIST_DEVICE_BUCKET_START(f32, tcc::DType::F32)
-TCC_DIST_DEVICE_BUCKET_START(f64, tcc::DType::F64)
-TCC_DIST_DEVICE_BUCKET_START(i32, tcc::DType::I32)
-TCC_DIST_DEVICE_BUCKET_START(i64, tcc::DType::I64)
+TCC_DIST_BUCKET_START(f32, tcc::DType::F32)
+TCC_DIST_BUCKET_START(f64, tcc::DType::F64)
+TCC_DIST_BUCKET_START(i32, tcc::DType::I32)
+TCC_DIST_BUCKET_START(i64, tcc::DType::I64)
 
 extern "C" __attribute__((visibility("default"))) void
 tcc_dist_bucket_wait(int32_t id) {
