@@ -64,6 +64,13 @@ fake_cuda = os.path.join(os.path.dirname(config.tcc_obj_root), "lib",
 if os.path.exists(fake_cuda):
     config.available_features.add("fake-cuda")
     config.substitutions.append(("%fake-cuda", fake_cuda))
+# %fake-nccl is a NCCL of one rank on the fake driver (test/dist/FakeNccl.cpp),
+# for TCC_NCCL_RUNTIME: GPU programs' collectives then run offline. Tests that
+# use it say `REQUIRES: fake-nccl`.
+fake_nccl = os.path.join(os.path.dirname(fake_cuda), "libtcc_fake_nccl.so")
+if os.path.exists(fake_cuda) and os.path.exists(fake_nccl):
+    config.available_features.add("fake-nccl")
+    config.substitutions.append(("%fake-nccl", fake_nccl))
 
 # %mpirun-local is mpirun restricted to shared memory and loopback
 # (scripts/mpirun-local); tests of data-parallel runs say `REQUIRES: mpi`

@@ -73,10 +73,12 @@ static std::string gpuStagePipeline(tcc::Stage s,
     return "";
   // Kernels: math functions are libdevice calls, linked from the toolkit
   // (lower() reports any left unresolved). Host: one stream per call
-  // (gpu-async-region), the mgpu* calls of gpu-to-llvm, and the PTX
-  // embedded as a gpu.binary.
+  // (gpu-async-region), a bucket's all_reduce ordered on it by events
+  // instead of a host wait (tcc-gpu-buckets-on-stream), the mgpu* calls of
+  // gpu-to-llvm, and the PTX embedded as a gpu.binary.
   std::string toolkit = tcc::cudaToolkitPath();
-  return llvm::formatv("func.func(gpu-async-region),tcc-mark-entry-points,"
+  return llvm::formatv("func.func(gpu-async-region),tcc-gpu-buckets-on-stream,"
+                       "tcc-mark-entry-points,"
                        "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
                        "nvvm-attach-target{{chip={0} features=+ptx80 O=3},"
                        "gpu.module(convert-gpu-to-nvvm{{index-bitwidth=64},"

@@ -53,9 +53,16 @@ CollectiveCallScope::CollectiveCallScope(const FunctionSpec &spec)
 }
 
 CollectiveCallScope::~CollectiveCallScope() {
-  for (StartedBucket &b : buckets_)
-    if (b.request >= 0 && communicator_.ok())
-      (void)communicator_.value()->wait(b.request); // its error was reported
+  // Errors were reported by the call; a device bucket (NCCL) is waited for
+  // on the host, since its wait on the stream never ran.
+  for (StartedBucket &b : buckets_) {
+    if (b.request < 0)
+      continue;
+    Result<Communicator *> started =
+        b.device ? deviceCollectiveCommunicator() : communicator_;
+    if (started.ok())
+      (void)started.value()->wait(b.request);
+  }
   currentScope = outer_;
 }
 
@@ -133,6 +140,17 @@ void CollectiveCallScope::recordError(int32_t ordinal, const Status &status) {
 }
 
 Status CollectiveCallScope::takeError() {
+  // The call's device work has completed (its caller synchronized): an
+  // error NCCL found meanwhile is known now, and said of the first device
+  // bucket (the reductions run after it).
+  for (const StartedBucket &b : buckets_) {
+    if (!b.device || failed())
+      continue;
+    Result<Communicator *> device = deviceCollectiveCommunicator();
+    if (device.ok())
+      recordError(b.ordinal, device.value()->asyncError());
+    break;
+  }
   if (error_.ok())
     return Status::success();
   std::string where =

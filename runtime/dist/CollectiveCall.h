@@ -79,8 +79,10 @@ public:
   /// Whether agree() ran.
   bool agreed() const { return agreed_; }
 
-  /// Step 3: the first error a collective of this call recorded (ok when
-  /// none), located at its op.
+  /// Step 3, once the call's device work has completed: the first error a
+  /// collective of this call recorded, else an asynchronous error of the
+  /// device communicator (NCCL) when the call started a device bucket (ok
+  /// when none), located at its op.
   Status takeError();
 
   /// For the entry points: the communicator, or why there is none.

@@ -11,7 +11,11 @@
 // of a bucket of gradients' all_reduce (dialects/tc/Transforms/
 // BucketGradients.cpp): started, non-blocking and in place, as soon as the
 // bucket's last gradient is written, and waited for before the first read
-// of a reduced gradient.
+// of a reduced gradient. A GPU program's (tcc_dist_device_bucket_*) also
+// get the CUDA stream its kernels run on (compiler/pipelines/gpu/
+// GpuBucketsOnStream.cpp): the start orders the reduction after the
+// stream's work and the wait orders the stream's later work after it, on
+// the device, so neither waits on the host.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,9 +207,10 @@ void collective(DType dtype, int64_t inRank, void *inDesc, int64_t outRank,
 /// `reduction` by the time tcc_dist_bucket_wait(bucket) returns. Every rank
 /// starts the same buckets, of the same static sizes, in the same order.
 /// `device`: a GPU program's bucket, in device memory, moved by the device
-/// communicator (NCCL) after the ranks meet on the host one.
+/// communicator (NCCL) after the work enqueued so far on `stream` (its
+/// CUstream; null: after all of it, on the host).
 void bucketStart(DType dtype, int64_t rank, void *desc, int32_t reduction,
-                 int32_t id, int32_t ordinal, bool device) {
+                 int32_t id, int32_t ordinal, bool device, void *stream) {
   size_t item = dtypeSize(dtype);
   View buffer(rank, desc, item);
   size_t count = size_t(buffer.count());
@@ -226,17 +231,21 @@ void bucketStart(DType dtype, int64_t rank, void *desc, int32_t reduction,
   Result<Communicator *> comm = scope->communicator();
   if (comm.ok() && device)
     comm = deviceCollectiveCommunicator();
+  auto op = static_cast<ReduceOp>(reduction);
   Result<int64_t> request =
-      comm.ok() ? comm.value()->startAllReduce(buffer.data, count, dtype,
-                                               static_cast<ReduceOp>(reduction))
-                : Result<int64_t>(comm.status());
+      !comm.ok() ? Result<int64_t>(comm.status())
+      : device ? comm.value()->startAllReduceOnStream(buffer.data, count, dtype,
+                                                      op, stream)
+               : comm.value()->startAllReduce(buffer.data, count, dtype, op);
   if (request.ok())
     b.request = request.value();
   else
     scope->recordError(ordinal, request.status());
 }
 
-void bucketWait(int32_t id) {
+/// `stream`: a GPU program's, whose later work the reduction must precede
+/// (null: the host waits).
+void bucketWait(int32_t id, void *stream) {
   dist::CollectiveCallScope *scope = dist::CollectiveCallScope::current();
   if (!scope)
     return;
@@ -244,9 +253,9 @@ void bucketWait(int32_t id) {
   dist::CollectiveCallScope::StartedBucket &b = scope->bucket(id);
   Status status;
   if (b.request >= 0) {
-    status = (b.device ? deviceCollectiveCommunicator() : scope->communicator())
-                 .value()
-                 ->wait(b.request);
+    status = b.device ? deviceCollectiveCommunicator().value()->waitOnStream(
+                            b.request, stream)
+                      : scope->communicator().value()->wait(b.request);
     b.request = -1;
   } else if (!scope->failed()) {
     status = Status::error(ErrorCode::Internal,
@@ -269,31 +278,36 @@ dist::CommunicationCounters dist::communicationCounters() {
 
 } // namespace tcc
 
-#define TCC_DIST_BUCKET_START(prefix, suffix, dtype, device)                   \
-  extern "C" __attribute__((visibility("default"))) void prefix##suffix(       \
+#define TCC_DIST_EXPORT extern "C" __attribute__((visibility("default")))
+// Each dtype's host start and GPU program's start (--target=nvptx: device
+// memory, NCCL, ordered on the stream its kernels run on).
+#define TCC_DIST_BUCKET_START(suffix, dtype)                                   \
+  TCC_DIST_EXPORT void tcc_dist_bucket_start_##suffix(                         \
       int64_t rank, void *bucket, int32_t reduction, int32_t id,               \
       int32_t ordinal) {                                                       \
-    tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, device);     \
+    tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, false,       \
+                     nullptr);                                                 \
+  }                                                                            \
+  TCC_DIST_EXPORT void tcc_dist_device_bucket_start_##suffix(                  \
+      int64_t rank, void *bucket, int32_t reduction, int32_t id,               \
+      int32_t ordinal, void *stream) {                                         \
+    tcc::bucketStart(dtype, rank, bucket, reduction, id, ordinal, true,        \
+                     stream);                                                  \
   }
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, f32, tcc::DType::F32, false)
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, f64, tcc::DType::F64, false)
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, i32, tcc::DType::I32, false)
-TCC_DIST_BUCKET_START(tcc_dist_bucket_start_, i64, tcc::DType::I64, false)
-// A GPU program's buckets (--target=nvptx): in device memory, with NCCL.
-TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, f32, tcc::DType::F32, true)
-TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, f64, tcc::DType::F64, true)
-TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, i32, tcc::DType::I32, true)
-TCC_DIST_BUCKET_START(tcc_dist_device_bucket_start_, i64, tcc::DType::I64, true)
+TCC_DIST_BUCKET_START(f32, tcc::DType::F32)
+TCC_DIST_BUCKET_START(f64, tcc::DType::F64)
+TCC_DIST_BUCKET_START(i32, tcc::DType::I32)
+TCC_DIST_BUCKET_START(i64, tcc::DType::I64)
 
 extern "C" __attribute__((visibility("default"))) void
 tcc_dist_bucket_wait(int32_t id) {
-  tcc::bucketWait(id);
+  tcc::bucketWait(id, nullptr);
 }
 // The device bucket's wait: the same slot says which communicator started
-// it.
+// it; `stream` is the one the update's kernels run on.
 extern "C" __attribute__((visibility("default"))) void
-tcc_dist_device_bucket_wait(int32_t id) {
-  tcc::bucketWait(id);
+tcc_dist_device_bucket_wait(int32_t id, void *stream) {
+  tcc::bucketWait(id, stream);
 }
 
 #define TCC_DIST_ENTRY(prefix, suffix, dtype, device)                          \

@@ -87,6 +87,18 @@ Result<int64_t> Communicator::startAllReduce(void *buffer, size_t count,
 
 Status Communicator::wait(int64_t) { return Status::success(); }
 
+Result<int64_t> Communicator::startAllReduceOnStream(void *buffer, size_t count,
+                                                     DType dtype, ReduceOp op,
+                                                     void *) {
+  return startAllReduce(buffer, count, dtype, op);
+}
+
+Status Communicator::waitOnStream(int64_t request, void *) {
+  return wait(request);
+}
+
+Status Communicator::asyncError() { return Status::success(); }
+
 Status Communicator::broadcastFrom(const void *send, void *recv, size_t count,
                                    DType dtype, int root) {
   TCC_RETURN_IF_ERROR(dist::checkCollectiveDType(dtype, "broadcast"));

@@ -84,6 +84,23 @@ public:
                                          DType dtype, ReduceOp op);
   /// Finishes request `request` of startAllReduce (Mean divides then).
   virtual Status wait(int64_t request);
+
+  /// startAllReduce of a device buffer, ordered on the CUDA stream `stream`
+  /// (a CUstream of the runtime's context, which compiled GPU code runs
+  /// on): the reduction reads the buffer after the work enqueued on
+  /// `stream` so far. NCCL enqueues it on a stream of its own after an
+  /// event of `stream`, and returns at once. By default, startAllReduce.
+  virtual Result<int64_t> startAllReduceOnStream(void *buffer, size_t count,
+                                                 DType dtype, ReduceOp op,
+                                                 void *stream);
+  /// Finishes request `request` of startAllReduceOnStream for the work
+  /// enqueued on `stream` from now on: NCCL makes `stream` wait for the
+  /// reduction (an event), with no host wait. By default, wait(request).
+  virtual Status waitOnStream(int64_t request, void *stream);
+  /// An error the backend found after its calls had returned (NCCL's
+  /// asynchronous ones), checked when a call's work has completed: ok by
+  /// default.
+  virtual Status asyncError();
 };
 
 /// The job's communicator over MPI (MPI_COMM_WORLD), initialized on the

@@ -91,8 +91,35 @@ public:
     return run(ncclLibrary().tcc_nccl_broadcast, send, recv, count,
                static_cast<int>(dtype), root);
   }
-  /// Every collective is waited for before it returns, so the ranks meet
-  /// on the bootstrap communicator (which outlives this one).
+  /// A bucket's all_reduce: on NCCL's own stream, after an event of
+  /// `stream` (none: after all the device's work), returning at once.
+  Result<int64_t> startAllReduceOnStream(void *buffer, size_t count,
+                                         DType dtype, ReduceOp op,
+                                         void *stream) override {
+    TCC_RETURN_IF_ERROR(dist::checkCollectiveDType(dtype, "all_reduce"));
+    int64_t request = -1;
+    TCC_RETURN_IF_ERROR(run(ncclLibrary().tcc_nccl_start_all_reduce, buffer,
+                            count, static_cast<int>(dtype),
+                            static_cast<int>(op), stream, &request));
+    return request;
+  }
+  /// `stream` waits for the reduction (none: the host does).
+  Status waitOnStream(int64_t request, void *stream) override {
+    return run(ncclLibrary().tcc_nccl_wait, request, stream);
+  }
+  Result<int64_t> startAllReduce(void *buffer, size_t count, DType dtype,
+                                 ReduceOp op) override {
+    return startAllReduceOnStream(buffer, count, dtype, op, nullptr);
+  }
+  Status wait(int64_t request) override {
+    return waitOnStream(request, nullptr);
+  }
+  Status asyncError() override {
+    return run(ncclLibrary().tcc_nccl_async_error);
+  }
+  /// Every collective but a bucket's is waited for before it returns, so
+  /// the ranks meet on the bootstrap communicator (which outlives this
+  /// one).
   Status barrier() override { return bootstrap_.barrier(); }
 
 private:

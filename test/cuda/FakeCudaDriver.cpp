@@ -18,6 +18,17 @@
 // - TCC_FAKE_CUDA_REPORT=1 prints what was asked of it at exit:
 //   "fake CUDA driver: M module loads, L launches [kernel grid x block ...]".
 // tcc_fake_cuda_stats() counts the same.
+// - TCC_FAKE_CUDA_TRACE=FILE appends one line per stream-ordered call to
+//   FILE, in the order the host made them, naming streams s1, s2, ... and
+//   events e1, e2, ... by creation (s0: the null stream):
+//     cuLaunchKernel NAME s1      cuEventRecord e2 s1
+//     cuStreamWaitEvent s2 e2     cuStreamSynchronize s1
+//     cuCtxSynchronize            cuEventSynchronize e3
+//     cuStreamCreate s2 flags 1   cuMemcpyAsync s1 ...
+//   so that tests can check how work is ordered across streams (the fake
+//   itself runs everything at once). tcc_fake_cuda_trace(line) adds a line
+//   (the test NCCL, test/dist/FakeNccl.cpp, adds its collectives).
+// Every stream and event is its own handle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,7 +91,30 @@ struct Reporter {
           stats.moduleLoads.load(), stats.launches.load(), launchLog.c_str());
   }
 } reporter;
-int context = 1, stream = 1;
+int context = 1;
+
+/// Streams and events: distinct handles holding their number.
+std::atomic<int> streamCount{0}, eventCount{0};
+std::string streamName(void *s) {
+  return "s" + std::to_string(s ? *static_cast<int *>(s) : 0);
+}
+std::string eventName(void *e) {
+  return "e" + std::to_string(e ? *static_cast<int *>(e) : 0);
+}
+
+/// Appends `line` to $TCC_FAKE_CUDA_TRACE, when set.
+void trace(const std::string &line) {
+  static const char *path = std::getenv("TCC_FAKE_CUDA_TRACE");
+  if (!path || !*path)
+    return;
+  static std::mutex traceMutex;
+  std::lock_guard<std::mutex> lock(traceMutex);
+  static FILE *file = std::fopen(path, "a");
+  if (!file)
+    return;
+  std::fputs((line + "\n").c_str(), file);
+  std::fflush(file);
+}
 
 bool isDevice(CUdeviceptr p) { return (p & kDeviceBit) != 0; }
 void *host(CUdeviceptr p) { return reinterpret_cast<void *>(p & ~kDeviceBit); }
@@ -98,6 +132,8 @@ extern "C" {
 struct TccFakeCudaStats {
   long moduleLoads, launches, allocs, frees, copies, streamsCreated;
 };
+
+void tcc_fake_cuda_trace(const char *line) { trace(line); }
 
 TccFakeCudaStats tcc_fake_cuda_stats() {
   return {stats.moduleLoads, stats.launches, stats.allocs,
@@ -135,14 +171,31 @@ CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
 thread_local void *currentContext = nullptr;
 CUresult cuCtxSetCurrent(void *ctx) { return currentContext = ctx, kSuccess; }
 CUresult cuCtxGetCurrent(void **ctx) { return *ctx = currentContext, kSuccess; }
-CUresult cuStreamCreate(void **s, unsigned) {
-  ++stats.streamsCreated;
-  *s = &stream;
+CUresult cuCtxSynchronize() {
+  trace("cuCtxSynchronize");
   return kSuccess;
 }
-CUresult cuStreamSynchronize(void *) { return kSuccess; }
-CUresult cuStreamDestroy_v2(void *) { return kSuccess; }
-CUresult cuStreamWaitEvent(void *, void *, unsigned) { return kSuccess; }
+// Handles are never freed, so that a trace line may name a destroyed one.
+CUresult cuStreamCreate(void **s, unsigned flags) {
+  ++stats.streamsCreated;
+  *s = new int(++streamCount);
+  trace("cuStreamCreate " + streamName(*s) + " flags " + std::to_string(flags));
+  return kSuccess;
+}
+CUresult cuStreamSynchronize(void *s) {
+  trace("cuStreamSynchronize " + streamName(s));
+  return kSuccess;
+}
+CUresult cuStreamDestroy_v2(void *s) {
+  trace("cuStreamDestroy " + streamName(s));
+  return kSuccess;
+}
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned) {
+  if (!e)
+    return kInvalidValue;
+  trace("cuStreamWaitEvent " + streamName(s) + " " + eventName(e));
+  return kSuccess;
+}
 
 CUresult cuModuleLoadData(void **module, const void *image) {
   const char *text = static_cast<const char *>(image);
@@ -174,12 +227,13 @@ CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
 }
 
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz, unsigned, void *,
-                        void **params, void **) {
+                        unsigned bx, unsigned by, unsigned bz, unsigned,
+                        void *s, void **params, void **) {
   if (!f || !params || gx * gy * gz == 0 || bx * by * bz == 0)
     return kInvalidValue;
   ++stats.launches;
   auto *function = static_cast<FakeFunction *>(f);
+  trace("cuLaunchKernel " + function->name + " " + streamName(s));
   std::lock_guard<std::mutex> lock(logMutex);
   launchLog += " [" + function->name + " " + std::to_string(gx) + "x" +
                std::to_string(gy) + "x" + std::to_string(gz) + " x " +
@@ -254,18 +308,23 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
   return copy(dst, src, bytes);
 }
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes,
-                              void *) {
+                              void *s) {
+  trace("cuMemcpyHtoDAsync " + streamName(s));
   return cuMemcpyHtoD_v2(dst, src, bytes);
 }
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes,
-                              void *) {
+                              void *s) {
+  trace("cuMemcpyDtoHAsync " + streamName(s));
   return cuMemcpyDtoH_v2(dst, src, bytes);
 }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
-                              void *) {
+                              void *s) {
+  trace("cuMemcpyDtoDAsync " + streamName(s));
   return cuMemcpyDtoD_v2(dst, src, bytes);
 }
-CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *) {
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       void *s) {
+  trace("cuMemcpyAsync " + streamName(s));
   return copy(dst, src, bytes);
 }
 CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
@@ -277,11 +336,13 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
   return kSuccess;
 }
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
-                          void *) {
+                          void *s) {
+  trace("cuMemsetD32Async " + streamName(s));
   return cuMemsetD32_v2(dst, value, count);
 }
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
-                          void *) {
+                          void *s) {
+  trace("cuMemsetD16Async " + streamName(s));
   if (!isDevice(dst))
     return kInvalidValue;
   auto *p = static_cast<uint16_t *>(host(dst));
@@ -289,11 +350,25 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
     p[i] = value;
   return kSuccess;
 }
-int event = 1;
-CUresult cuEventCreate(void **e, unsigned) { return *e = &event, kSuccess; }
-CUresult cuEventDestroy_v2(void *) { return kSuccess; }
-CUresult cuEventRecord(void *, void *) { return kSuccess; }
-CUresult cuEventSynchronize(void *) { return kSuccess; }
+CUresult cuEventCreate(void **e, unsigned) {
+  *e = new int(++eventCount);
+  trace("cuEventCreate " + eventName(*e));
+  return kSuccess;
+}
+CUresult cuEventDestroy_v2(void *e) {
+  trace("cuEventDestroy " + eventName(e));
+  return kSuccess;
+}
+CUresult cuEventRecord(void *e, void *s) {
+  if (!e)
+    return kInvalidValue;
+  trace("cuEventRecord " + eventName(e) + " " + streamName(s));
+  return kSuccess;
+}
+CUresult cuEventSynchronize(void *e) {
+  trace("cuEventSynchronize " + eventName(e));
+  return kSuccess;
+}
 CUresult cuEventElapsedTime(float *ms, void *, void *) {
   return *ms = 1.0f, kSuccess;
 }

@@ -2,9 +2,12 @@
 //
 // tcc-nccl-check: joins a NCCL communicator of one rank (bootstrapped over a
 // group of one, so no MPI is needed), runs every collective on device
-// buffers and checks the results. Exits 77 (SKIPPED) where there is no
+// buffers and checks the results, and a bucket's all_reduce started and
+// waited for on a stream of its own (startAllReduceOnStream, waitOnStream,
+// what a GPU program's buckets do). Exits 77 (SKIPPED) where there is no
 // NCCL or no GPU: ctest builds it everywhere, a GPU machine runs it
-// (docs/distributed.md#nccl).
+// (docs/distributed.md#nccl); ctest's dist/nccl-one-rank-fake runs it on
+// the fake driver and the test NCCL (test/dist/FakeNccl.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +31,12 @@ struct Driver {
   int (*alloc)(unsigned long long *, size_t) = nullptr;
   int (*toDevice)(unsigned long long, const void *, size_t) = nullptr;
   int (*toHost)(void *, unsigned long long, size_t) = nullptr;
+  int (*streamCreate)(void **, unsigned) = nullptr;
+  int (*streamSynchronize)(void *) = nullptr;
+  int (*toDeviceAsync)(unsigned long long, const void *, size_t,
+                       void *) = nullptr;
+  int (*copyAsync)(unsigned long long, unsigned long long, size_t,
+                   void *) = nullptr;
 
   bool open() {
     const char *path = std::getenv("TCC_CUDA_DRIVER");
@@ -44,10 +53,19 @@ struct Driver {
     toDevice =
         reinterpret_cast<decltype(toDevice)>(dlsym(h, "cuMemcpyHtoD_v2"));
     toHost = reinterpret_cast<decltype(toHost)>(dlsym(h, "cuMemcpyDtoH_v2"));
+    streamCreate =
+        reinterpret_cast<decltype(streamCreate)>(dlsym(h, "cuStreamCreate"));
+    streamSynchronize = reinterpret_cast<decltype(streamSynchronize)>(
+        dlsym(h, "cuStreamSynchronize"));
+    toDeviceAsync = reinterpret_cast<decltype(toDeviceAsync)>(
+        dlsym(h, "cuMemcpyHtoDAsync_v2"));
+    copyAsync =
+        reinterpret_cast<decltype(copyAsync)>(dlsym(h, "cuMemcpyDtoDAsync_v2"));
     int device = 0;
     void *context = nullptr;
     return init && deviceGet && retain && setCurrent && alloc && toDevice &&
-           toHost && init(0) == 0 && deviceGet(&device, 0) == 0 &&
+           toHost && streamCreate && streamSynchronize && toDeviceAsync &&
+           copyAsync && init(0) == 0 && deviceGet(&device, 0) == 0 &&
            retain(&context, device) == 0 && setCurrent(context) == 0;
   }
 };
@@ -107,6 +125,40 @@ int main() {
   cu.toHost(back.data(), a, n * 4);
   check(c.ok() && back == host, "broadcast");
   check(nccl.barrier().ok(), "barrier");
+
+  // A bucket's all_reduce, as a GPU program's: new values uploaded on a
+  // stream, reduced in place after them (mean of one rank: the values),
+  // and a copy enqueued after the wait on the same stream, with no host
+  // wait until the end.
+  void *stream = nullptr;
+  std::vector<float> bucket(n);
+  for (size_t i = 0; i < n; ++i)
+    bucket[i] = float(i) * 0.25f + 3;
+  if (cu.streamCreate(&stream, 1) ||
+      cu.toDeviceAsync(a, bucket.data(), n * 4, stream)) {
+    std::printf("cuStreamCreate/cuMemcpyHtoDAsync failed\n");
+    return 1;
+  }
+  Result<int64_t> started =
+      nccl.startAllReduceOnStream(da, n, DType::F32, ReduceOp::Mean, stream);
+  Status waited =
+      started.ok() ? nccl.waitOnStream(started.value(), stream) : Status();
+  int copied = cu.copyAsync(b, a, n * 4, stream);
+  int synced = cu.streamSynchronize(stream);
+  cu.toHost(back.data(), b, n * 4);
+  check(started.ok() && waited.ok() && copied == 0 && synced == 0 &&
+            back == bucket,
+        "bucket all_reduce on a stream");
+  if (!started.ok() || !waited.ok())
+    std::printf("  %s\n",
+                (started.ok() ? waited : started.status()).toString().c_str());
+  // Without a stream the host waits; a request waited for is gone.
+  Result<int64_t> blocking =
+      nccl.startAllReduce(da, n, DType::F32, ReduceOp::Sum);
+  check(blocking.ok() && nccl.wait(blocking.value()).ok() &&
+            nccl.wait(blocking.value()).code() == ErrorCode::Internal,
+        "bucket all_reduce waited for on the host");
+  check(nccl.asyncError().ok(), "no asynchronous NCCL error");
   check(nccl.allReduce(da, db, n, DType::F16, ReduceOp::Sum).code() ==
             ErrorCode::Unsupported,
         "f16 refused");

@@ -2,7 +2,8 @@
 //
 // The passes of the nvptx Loops stage (Pipelines.cpp, gpuStagePipeline):
 // every linalg op on buffers becomes a kernel launch, temporaries device
-// memory, and the outlined kernels one GPU module. docs/gpu.md tells the
+// memory, and the outlined kernels one GPU module; and one of the LlvmMlir
+// stage's, before gpu-to-llvm (tcc-gpu-buckets-on-stream). docs/gpu.md tells the
 // whole path.
 //
 //===----------------------------------------------------------------------===//
@@ -87,6 +88,30 @@ def GpuMergeModulesPass
     runtime loads once, and `--emit=ptx` prints one file that ptxas
     assembles.
   }];
+}
+
+def GpuBucketsOnStreamPass
+    : Pass<"tcc-gpu-buckets-on-stream", "::mlir::ModuleOp"> {
+  let summary = "Give a GPU program's bucket all_reduces its kernels' stream";
+  let description = [{
+    Runs after `gpu-async-region`, which put a host wait for the kernels'
+    stream (`gpu.wait [%t]`) before every call, the start and the wait of a
+    bucket of gradients' all_reduce (`tcc_dist_device_bucket_start_<dtype>`,
+    `tcc_dist_device_bucket_wait`, tc-collectives-on-device) included. For
+    those calls the host wait goes: each gets the stream (`%t` as an
+    `!llvm.ptr`, the declarations a last `!llvm.ptr` parameter), on which
+    the runtime orders the reduction after the kernels that wrote the bucket
+    and the update's kernels after the reduction, with events. The kernels
+    that follow run on the same stream (the fresh stream that
+    `gpu-async-region` started after the call is replaced by it), so the
+    rest of the backward pass is enqueued while the bucket is reduced. Any
+    other host op with effects after such a call still gets its host wait
+    first. A call with no stream before it gets a null one (the runtime
+    then waits on the host).
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect"
+  ];
 }
 
 #endif // TCC_COMPILER_PIPELINES_GPU_PASSES_TD

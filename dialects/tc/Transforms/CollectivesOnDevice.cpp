@@ -6,7 +6,9 @@
 // renamed to the runtime's device entry points, which move the same
 // buffers with NCCL (runtime/dist/CollectiveEntries.cpp); so are the start
 // and the wait of a bucket of gradients (BucketGradients.cpp). The rest of the
-// GPU pipeline leaves a call on the host, after a stream synchronization.
+// GPU pipeline leaves a call on the host, after a stream synchronization;
+// a bucket's start and wait get the stream instead
+// (compiler/pipelines/gpu/GpuBucketsOnStream.cpp).
 //
 //===----------------------------------------------------------------------===//
 
