@@ -17,6 +17,7 @@
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/DimExpr.h"
 #include "dialects/tc/Transforms/Passes.h"
+#include "dialects/tc/Transforms/SizeScalarExprs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -174,6 +175,11 @@ private:
     if (!type)
       return;
     Value result = op->getResult(0);
+    DimExpr scalar = sizeScalarExpr(
+        op, [&](Value v) { return of(v); },
+        [&](Value v) { return scalars.lookup(v); });
+    if (scalar.known)
+      scalars[result] = scalar;
     // Every elementwise op: one that is missing here hides the sizes of
     // its result from the ops after it (a slice of `a | b` went unchecked).
     if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, CmpOp,
@@ -254,6 +260,16 @@ private:
       exprs[result] = of(op->getOperand(0));
     } else if (isa<Conv1DOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(op)) {
       visitWindowed(op, type);
+    } else if (isa<FullOp, IotaOp>(op)) {
+      // The dynamic sizes are the `sizes` operands, in order.
+      auto sizes = isa<FullOp>(op) ? cast<FullOp>(op).getSizes()
+                                   : cast<IotaOp>(op).getSizes();
+      Exprs out = of(result);
+      size_t next = 0;
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (type.isDynamicDim(i) && next < sizes.size())
+          out[i] = scalars.lookup(sizes[next++]);
+      exprs[result] = out;
     } else if (auto random = dyn_cast<RandomOp>(op)) {
       // A dynamic result has the sizes of `like` (the verifier).
       if (random.getLike())
@@ -595,6 +611,8 @@ private:
   func::FuncOp func;
   Builder b;
   DenseMap<Value, Exprs> exprs;
+  /// The i64 scalars that sizes are computed from (SizeScalarExprs.h).
+  DenseMap<Value, DimExpr> scalars;
   llvm::StringSet<> inputSymbols;
   SmallVector<Attribute> checks;
 };
