@@ -138,3 +138,24 @@ func.func @computed_sizes(%x: tensor<?x1xbf16> {tc.dims = ["M", 1]})
   %a = tc.argmax %j axis = 0 : tensor<?xi64> -> tensor<i64>
   return %r, %s, %a : tensor<1x1xf16>, tensor<i64>, tensor<i64>
 }
+
+// The value an ifelse takes has the sizes both values share; a collective
+// that combines or copies whole values keeps them, and all_gather stacks
+// every rank's rows.
+// CHECK-LABEL: func.func @ifelse_and_collectives
+// CHECK-SAME: tc.shape_checks = [{kind = "le", lhs = "1", rhs = "N", what = "'max' over dimension 0, which is empty", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+9]]:8"}
+// CHECK-SAME: {kind = "le", lhs = "1", rhs = "N", what = "'max' over dimension 0, which is empty", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+10]]:8"}
+// CHECK-SAME: {kind = "le", lhs = "1", rhs = "2*N", what = "'max' over dimension 0, which is empty", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+11]]:8"}]
+func.func @ifelse_and_collectives(%x: tensor<?x2xf32> {tc.dims = ["N", 2]},
+                                  %c: tensor<i1>)
+    -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %two = tc.constant dense<2.0> : tensor<f32>
+  %d = tc.mul %x, %two : tensor<?x2xf32>, tensor<f32> -> tensor<?x2xf32>
+  %t = tc.ifelse %c, %x, %d : tensor<i1>, tensor<?x2xf32>
+  %m = tc.max %t axes = [0] : tensor<?x2xf32> -> tensor<2xf32>
+  %r = tc.all_reduce %x reduction = "sum" : tensor<?x2xf32> -> tensor<?x2xf32>
+  %n = tc.max %r axes = [0] : tensor<?x2xf32> -> tensor<2xf32>
+  %g = tc.all_gather %x ranks = 2 : tensor<?x2xf32> -> tensor<?x2xf32>
+  %k = tc.max %g axes = [0] : tensor<?x2xf32> -> tensor<2xf32>
+  return %m, %n, %k : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}

@@ -255,11 +255,29 @@ private:
       Exprs out = of(o.getIds());
       out.push_back(DimExpr::constant(o.getDepth()));
       exprs[result] = out;
-    } else if (isa<CumsumOp, CumprodOp>(op)) {
-      // A scan keeps its input's sizes.
+    } else if (isa<CumsumOp, CumprodOp, AllReduceOp, BroadcastOp>(op)) {
+      // A scan, and a collective that combines or copies whole values,
+      // keep their input's sizes.
       exprs[result] = of(op->getOperand(0));
     } else if (isa<Conv1DOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(op)) {
       visitWindowed(op, type);
+    } else if (auto gather = dyn_cast<AllGatherOp>(op)) {
+      // Every rank's rows, one after the other.
+      Exprs in = of(gather.getInput()), out = of(result);
+      if (!out.empty() && type.isDynamicDim(0))
+        out[0] = mul(DimExpr::constant(gather.getRanks()), in[0]);
+      for (size_t i = 1; i < out.size() && i < in.size(); ++i)
+        if (type.isDynamicDim(i))
+          out[i] = in[i];
+      exprs[result] = out;
+    } else if (auto ifelse = dyn_cast<IfElseOp>(op)) {
+      // The value taken: a size both values have is the result's.
+      Exprs a = of(ifelse.getOnTrue()), b = of(ifelse.getOnFalse()),
+            out = of(result);
+      for (size_t i = 0; i < out.size() && i < a.size() && i < b.size(); ++i)
+        if (a[i] == b[i])
+          out[i] = a[i];
+      exprs[result] = out;
     } else if (isa<FullOp, IotaOp>(op)) {
       // The dynamic sizes are the `sizes` operands, in order.
       auto sizes = isa<FullOp>(op) ? cast<FullOp>(op).getSizes()
