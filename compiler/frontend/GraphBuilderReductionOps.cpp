@@ -53,6 +53,12 @@ TensorRef GraphBuilder::reduce(Location loc, ReduceKind kind, TensorRef input,
                                            [&] { return error(loc); });
   if (failed(shape))
     return {};
+  // max and min of no elements have no value (numpy raises).
+  if ((kind == ReduceKind::Max || kind == ReduceKind::Min) &&
+      failed(tc::checkReducesElements(kind == ReduceKind::Max ? "max" : "min",
+                                      input.shape, normalized,
+                                      [&] { return error(loc); })))
+    return {};
   Type type = tensorType(*shape, elt);
   auto axesAttr = builder.getDenseI64ArrayAttr(normalized);
   UnitAttr keep = keepdims ? builder.getUnitAttr() : UnitAttr();
@@ -103,7 +109,9 @@ TensorRef GraphBuilder::argmax(Location loc, TensorRef input, int64_t axis,
     return {};
   FailureOr<Shape> shape =
       tc::reduceShape(input.shape, {*a}, keepdims, [&] { return error(loc); });
-  if (failed(shape))
+  if (failed(shape) ||
+      failed(tc::checkReducesElements("argmax", input.shape, {*a},
+                                      [&] { return error(loc); })))
     return {};
   Type type = tensorType(*shape, builder.getI64Type());
   return make(builder.create<tc::ArgmaxOp>(

@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/NoaliasPointers.h"
+#include "compiler/pipelines/ArenaPlanAttrs.h"
 #include "compiler/pipelines/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -43,6 +45,27 @@ void tcc::recordNoaliasPointers(func::FuncOp func) {
   if (!positions.empty())
     func->setAttr(kNoaliasPointersAttr,
                   Builder(func).getDenseI64ArrayAttr(positions));
+}
+
+bool tcc::arenaView(Value v) {
+  auto view = v.getDefiningOp<memref::ViewOp>();
+  if (!view)
+    return false;
+  auto arena = view.getSource().getDefiningOp<memref::AllocOp>();
+  return arena && arena->hasAttr(tcc::kArenaAttr);
+}
+
+bool tcc::distinctBuffer(Value v) {
+  if (v.getDefiningOp<memref::AllocOp>() ||
+      v.getDefiningOp<memref::AllocaOp>() || arenaView(v))
+    return true;
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func && (func.isPublic() ||
+                  func.getArgAttr(arg.getArgNumber(),
+                                  LLVM::LLVMDialect::getNoAliasAttrName()));
 }
 
 namespace {

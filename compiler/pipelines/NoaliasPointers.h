@@ -20,6 +20,18 @@ inline constexpr const char *kNoaliasPointersAttr = "tcc.noalias_pointers";
 /// (NoaliasPointers.cpp says why).
 void recordNoaliasPointers(mlir::func::FuncOp func);
 
+/// Whether `v` is a temporary that tcc-plan-arena placed: a view of the
+/// function's arena.
+bool arenaView(mlir::Value v);
+
+/// Whether the buffer `v` overlaps no other buffer that a function it is
+/// passed to is passed while either is written: a fresh allocation, a view
+/// of the arena (two that one function is passed are live at once, so the
+/// plan put them apart), an argument of a public function (the runtime
+/// never passes overlapping buffers when either is written), or an argument
+/// already marked `llvm.noalias` (a kernel's).
+bool distinctBuffer(mlir::Value v);
+
 } // namespace tcc
 
 #endif // TCC_COMPILER_PIPELINES_NOALIASPOINTERS_H

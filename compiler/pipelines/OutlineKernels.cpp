@@ -13,7 +13,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/pipelines/ArenaPlanAttrs.h"
 #include "compiler/pipelines/NoaliasPointers.h"
 #include "compiler/pipelines/Passes.h"
 
@@ -39,36 +38,12 @@ namespace {
 
 constexpr const char *kKernelAttr = "tcc.kernel";
 
-/// A temporary that tcc-plan-arena placed: a view of the function's arena.
-bool arenaView(Value v) {
-  auto view = v.getDefiningOp<memref::ViewOp>();
-  if (!view)
-    return false;
-  auto arena = view.getSource().getDefiningOp<memref::AllocOp>();
-  return arena && arena->hasAttr(tcc::kArenaAttr);
-}
-
 /// Whether the kernel recomputes `op`'s value rather than taking it as an
 /// argument: a pure op without regions. A view of the arena is taken as an
 /// argument, so that it stays a buffer of its own to LLVM.
 bool recomputed(Operation *op) {
   return op && op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-         !(op->getNumResults() == 1 && arenaView(op->getResult(0)));
-}
-
-/// Whether the buffer `v` overlaps no other buffer that a kernel is passed
-/// while either is written.
-bool distinctBuffer(Value v) {
-  // Two temporaries of the arena that a kernel is passed are live at once,
-  // so the plan put them apart.
-  if (v.getDefiningOp<memref::AllocOp>() ||
-      v.getDefiningOp<memref::AllocaOp>() || arenaView(v))
-    return true;
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg)
-    return false;
-  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  return func && func.isPublic() && arg.getOwner()->isEntryBlock();
+         !(op->getNumResults() == 1 && tcc::arenaView(op->getResult(0)));
 }
 
 /// tcc-outline-kernels, as Passes.td describes it.
@@ -164,7 +139,7 @@ struct OutlineKernelsPass
                     b.getArrayAttr({b.getStringAttr("noinline")}));
     symbols.insert(kernel);
     for (auto [i, v] : llvm::enumerate(args))
-      if (isa<MemRefType>(v.getType()) && distinctBuffer(v))
+      if (isa<MemRefType>(v.getType()) && tcc::distinctBuffer(v))
         kernel.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
     // convert-func-to-llvm drops these; tcc-noalias-pointers puts them back.
     tcc::recordNoaliasPointers(kernel);

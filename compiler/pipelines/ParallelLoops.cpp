@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/pipelines/NoaliasPointers.h"
 #include "compiler/pipelines/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -30,6 +31,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -244,6 +246,12 @@ struct ParallelLoopsPass
   }
 
   /// NAME_parallelK(context, lo, hi): iterations [lo, hi) of dimension 0.
+  /// When some of the buffers it is passed are distinct, the iterations
+  /// are a function of their own, NAME_parallelK_loop(values..., lo, hi),
+  /// that takes them as `llvm.noalias` arguments: loaded from the context,
+  /// they would look to LLVM as if they might overlap, and it would guard
+  /// the vectorized loops with run-time overlap checks (each with a scalar
+  /// copy of the loop). LLVM inlines it back, the marks becoming scopes.
   func::FuncOp outline(scf::ParallelOp loop, func::FuncOp parent,
                        SymbolTable &symbols, ArrayRef<Value> passed,
                        ArrayRef<Value> constants, ArrayRef<Type> fields) {
@@ -258,13 +266,13 @@ struct ParallelLoopsPass
                                  FunctionType::get(ctx, {ptr, i64, i64}, {}));
     func.setPrivate();
     symbols.insert(func); // renames on a clash
+    func::FuncOp iterations = noaliasLoop(loop, func, symbols, passed);
 
     Block *entry = func.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockBegin(entry);
     IRMapping map;
-    for (Value c : constants)
-      map.map(c, b.clone(*c.getDefiningOp())->getResult(0));
     auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+    SmallVector<Value> unpacked;
     for (auto [i, v] : llvm::enumerate(passed)) {
       Value slot =
           b.create<LLVM::GEPOp>(loc, ptr, structType, entry->getArgument(0),
@@ -275,12 +283,114 @@ struct ParallelLoopsPass
                     .getResult(0);
       else if (isa<IndexType>(v.getType()))
         field = b.create<arith::IndexCastOp>(loc, v.getType(), field);
-      map.map(v, field);
+      unpacked.push_back(field);
     }
     Value lo = b.create<arith::IndexCastOp>(loc, b.getIndexType(),
                                             entry->getArgument(1));
     Value hi = b.create<arith::IndexCastOp>(loc, b.getIndexType(),
                                             entry->getArgument(2));
+    if (iterations) {
+      unpacked.append({lo, hi});
+      b.create<func::CallOp>(loc, iterations, unpacked);
+      b.create<func::ReturnOp>(loc);
+      Block *inner = iterations.addEntryBlock();
+      OpBuilder ib = OpBuilder::atBlockBegin(inner);
+      map.map(passed, inner->getArguments().take_front(passed.size()));
+      buildIterations(ib, loop, constants, map,
+                      inner->getArgument(passed.size()),
+                      inner->getArgument(passed.size() + 1));
+      ib.create<func::ReturnOp>(loc);
+      return func;
+    }
+    map.map(passed, unpacked);
+    buildIterations(b, loop, constants, map, lo, hi);
+    b.create<func::ReturnOp>(loc);
+    return func;
+  }
+
+  /// NAME_parallelK_loop(values..., lo, hi), declared, with its distinct
+  /// buffers `llvm.noalias`; null when none is (or tcc-noalias-pointers
+  /// would not mark them: NoaliasPointers.h).
+  func::FuncOp noaliasLoop(scf::ParallelOp loop, func::FuncOp outer,
+                           SymbolTable &symbols, ArrayRef<Value> passed) {
+    SmallVector<bool> marks = noaliasBuffers(passed);
+    if (!llvm::is_contained(marks, true))
+      return {};
+    MLIRContext *ctx = loop.getContext();
+    SmallVector<Type> types;
+    for (Value v : passed)
+      types.push_back(v.getType());
+    types.append(2, IndexType::get(ctx));
+    OpBuilder top(outer);
+    top.setInsertionPointAfter(outer);
+    auto func = top.create<func::FuncOp>(loop.getLoc(),
+                                         (outer.getName() + "_loop").str(),
+                                         FunctionType::get(ctx, types, {}));
+    func.setPrivate();
+    for (auto [i, mark] : llvm::enumerate(marks))
+      if (mark)
+        func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                        UnitAttr::get(ctx));
+    tcc::recordNoaliasPointers(func);
+    if (!func->hasAttr(tcc::kNoaliasPointersAttr)) {
+      func.erase();
+      return {};
+    }
+    symbols.insert(func); // renames on a clash
+    return func;
+  }
+
+  /// Which of `passed` are distinct buffers (NoaliasPointers.h) that no
+  /// other of them is a view of, and apart from every other: a buffer
+  /// whose origin is unknown might be any of them, and then none is marked.
+  static SmallVector<bool> noaliasBuffers(ArrayRef<Value> passed) {
+    SmallVector<bool> marks(passed.size(), false);
+    SmallVector<Value> roots;
+    for (Value v : passed) {
+      if (!isa<MemRefType>(v.getType()))
+        continue;
+      Value root = rootBuffer(v);
+      if (!root)
+        return marks;
+      roots.push_back(root);
+    }
+    for (auto [i, v] : llvm::enumerate(passed))
+      marks[i] = isa<MemRefType>(v.getType()) && tcc::distinctBuffer(v) &&
+                 llvm::count(roots, v) == 1;
+    return marks;
+  }
+
+  /// The buffer `v` is a view of (itself if none): through view-like ops
+  /// to an allocation, a view of the arena, an argument or a global; null
+  /// when it comes from anything else.
+  static Value rootBuffer(Value v) {
+    while (!tcc::arenaView(v)) {
+      // A function's argument; any other block's (a loop's) may be any
+      // buffer from one step to the next.
+      if (auto arg = dyn_cast<BlockArgument>(v))
+        return arg.getOwner()->isEntryBlock() &&
+                       isa<func::FuncOp>(arg.getOwner()->getParentOp())
+                   ? v
+                   : Value();
+      Operation *def = v.getDefiningOp();
+      if (isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp>(def))
+        return v;
+      auto view = dyn_cast<ViewLikeOpInterface>(def);
+      if (!view)
+        return {};
+      v = view.getViewSource();
+    }
+    return v;
+  }
+
+  /// scf.for lo..hi over dimension 0 of `loop`, its other dimensions whole,
+  /// at `b` (`map` holds the captured values).
+  static void buildIterations(OpBuilder &b, scf::ParallelOp loop,
+                              ArrayRef<Value> constants, IRMapping &map,
+                              Value lo, Value hi) {
+    Location loc = loop.getLoc();
+    for (Value c : constants)
+      map.map(c, b.clone(*c.getDefiningOp())->getResult(0));
     Value one = b.create<arith::ConstantIndexOp>(loc, 1);
     Value lb0 = map.lookup(loop.getLowerBound()[0]);
     Value step0 = map.lookup(loop.getStep()[0]);
@@ -318,8 +428,6 @@ struct ParallelLoopsPass
           }
           fb.create<scf::YieldOp>(l);
         });
-    b.create<func::ReturnOp>(loc);
-    return func;
   }
 
   /// `tcc_parallel_for(body, context, n)` from the kernels library.

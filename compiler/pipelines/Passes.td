@@ -208,7 +208,13 @@ def ParallelLoopsPass : Pass<"tcc-parallel-loops", "::mlir::ModuleOp"> {
     so that the innermost loop still vectorizes. A nest of fewer than
     `grain` innermost iterations (known statically, else tested at run time)
     runs the original loop on the calling thread, since waking the pool
-    costs about what 64K simple iterations take.
+    costs about what 64K simple iterations take. Buffers loaded from the
+    context look to LLVM as if they might overlap, so where some are
+    distinct (as tcc-outline-kernels decides, and no other captured buffer
+    is a view of them) the iterations go to `NAME_parallelK_loop(values...,
+    lo, hi)`, which takes them `llvm.noalias` (recorded for
+    tcc-noalias-pointers) and which LLVM inlines back: its vectorized
+    loops need no run-time overlap checks.
   }];
   let options = [
     Option<"grain", "grain", "int64_t", /*default=*/"::tcc::kParallelGrain",
@@ -388,7 +394,8 @@ def NoaliasPointersPass : Pass<"tcc-noalias-pointers", "::mlir::ModuleOp"> {
     which becomes several LLVM arguments (MLIR 19), so LLVM saw the kernels'
     buffers as possibly overlapping: it versioned their loops on run-time
     overlap checks, with a scalar copy of each. tcc-outline-kernels records
-    on each kernel, as `tcc.noalias_pointers`, the positions of the aligned
+    on each kernel (and tcc-parallel-loops on each parallel loop's
+    iterations), as `tcc.noalias_pointers`, the positions of the aligned
     pointers of its distinct buffers in the converted signature; this pass,
     run after convert-func-to-llvm, marks those arguments `llvm.noalias`
     and removes the record. The aligned pointer is the one every load and

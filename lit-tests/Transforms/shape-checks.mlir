@@ -110,3 +110,52 @@ func.func @windows(%x: tensor<?x2x?x?xf32> {tc.dims = ["N", 2, "H", "W"]},
       : tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
   return %p : tensor<?x3x?x?xf32>
 }
+
+// Sizes that full and iota take from scalars computed from the inputs'
+// sizes (tc.size, constants, + - * / max min) are followed to the symbols:
+// a max over them is checked to be non-empty (difftest seed 743210).
+// CHECK-LABEL: func.func @computed_sizes
+// CHECK-SAME: tc.shape_checks = [{kind = "le", lhs = "1", rhs = "M", what = "'max' over dimension 0, which is empty", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+16]]:8"}
+// CHECK-SAME: {kind = "le", lhs = "1", rhs = "(max((M-1),0))", what = "'min' over dimension 0, which is empty"
+// CHECK-SAME: {kind = "le", lhs = "1", rhs = "((2*M+1)/2)", what = "'argmax' over dimension 0, which is empty"
+func.func @computed_sizes(%x: tensor<?x1xbf16> {tc.dims = ["M", 1]})
+    -> (tensor<1x1xf16>, tensor<i64>, tensor<i64>) {
+  %two = tc.constant dense<2.0> : tensor<f16>
+  %one = tc.constant dense<1> : tensor<i64>
+  %zero = tc.constant dense<0> : tensor<i64>
+  %k = tc.constant dense<2> : tensor<i64>
+  %m = tc.size %x axis = 0 : tensor<?x1xbf16> -> tensor<i64>
+  %less = tc.sub %m, %one : tensor<i64>, tensor<i64> -> tensor<i64>
+  %n = tc.maximum %less, %zero : tensor<i64>, tensor<i64> -> tensor<i64>
+  %twice = tc.mul %k, %m : tensor<i64>, tensor<i64> -> tensor<i64>
+  %up = tc.add %twice, %one : tensor<i64>, tensor<i64> -> tensor<i64>
+  %half = tc.div %up, %k : tensor<i64>, tensor<i64> -> tensor<i64>
+  %f = tc.full %two sizes(%m : tensor<i64>) : tensor<f16> -> tensor<?x1xf16>
+  %r = tc.max %f axes = [0, 1] keepdims : tensor<?x1xf16> -> tensor<1x1xf16>
+  %i = tc.iota axis = 0 sizes(%n : tensor<i64>) : tensor<?xi64>
+  %s = tc.min %i axes = [0] : tensor<?xi64> -> tensor<i64>
+  %j = tc.iota axis = 0 sizes(%half : tensor<i64>) : tensor<?xi64>
+  %a = tc.argmax %j axis = 0 : tensor<?xi64> -> tensor<i64>
+  return %r, %s, %a : tensor<1x1xf16>, tensor<i64>, tensor<i64>
+}
+
+// The value an ifelse takes has the sizes both values share; a collective
+// that combines or copies whole values keeps them, and all_gather stacks
+// every rank's rows.
+// CHECK-LABEL: func.func @ifelse_and_collectives
+// CHECK-SAME: tc.shape_checks = [{kind = "le", lhs = "1", rhs = "N", what = "'max' over dimension 0, which is empty", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+9]]:8"}
+// CHECK-SAME: {kind = "le", lhs = "1", rhs = "N", what = "'max' over dimension 0, which is empty", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+10]]:8"}
+// CHECK-SAME: {kind = "le", lhs = "1", rhs = "2*N", what = "'max' over dimension 0, which is empty", where = "{{[^"]*}}shape-checks.mlir:[[@LINE+11]]:8"}]
+func.func @ifelse_and_collectives(%x: tensor<?x2xf32> {tc.dims = ["N", 2]},
+                                  %c: tensor<i1>)
+    -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %two = tc.constant dense<2.0> : tensor<f32>
+  %d = tc.mul %x, %two : tensor<?x2xf32>, tensor<f32> -> tensor<?x2xf32>
+  %t = tc.ifelse %c, %x, %d : tensor<i1>, tensor<?x2xf32>
+  %m = tc.max %t axes = [0] : tensor<?x2xf32> -> tensor<2xf32>
+  %r = tc.all_reduce %x reduction = "sum" : tensor<?x2xf32> -> tensor<?x2xf32>
+  %n = tc.max %r axes = [0] : tensor<?x2xf32> -> tensor<2xf32>
+  %g = tc.all_gather %x ranks = 2 : tensor<?x2xf32> -> tensor<?x2xf32>
+  %k = tc.max %g axes = [0] : tensor<?x2xf32> -> tensor<2xf32>
+  return %m, %n, %k : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}

@@ -13,10 +13,19 @@
 // CHECK: call @tcc_parallel_for(%[[FN]], %[[CTX]], %{{.*}})
 // CHECK-NOT: scf.parallel
 // CHECK: return
+// The arguments of a public function are distinct buffers: the iterations
+// are a function of their own that takes them noalias (and records where
+// their pointers go, for tcc-noalias-pointers).
 // CHECK-LABEL: func.func private @large_parallel(%arg0: !llvm.ptr, %arg1: i64, %arg2: i64)
 // CHECK: llvm.load
-// CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to memref<2x65536xf32>
-// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[A:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to memref<2x65536xf32>
+// CHECK: %[[B:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to memref<2x65536xf32>
+// CHECK: %[[LO:.*]] = arith.index_cast %arg1 : i64 to index
+// CHECK: %[[HI:.*]] = arith.index_cast %arg2 : i64 to index
+// CHECK: call @large_parallel_loop(%[[A]], %[[B]], %[[LO]], %[[HI]])
+// CHECK-LABEL: func.func private @large_parallel_loop(%arg0: memref<2x65536xf32> {llvm.noalias}, %arg1: memref<2x65536xf32> {llvm.noalias}, %arg2: index, %arg3: index)
+// CHECK-SAME: attributes {tcc.noalias_pointers = array<i64: 1, 8>}
+// CHECK: scf.for %[[K:.*]] = %arg2 to %arg3 step
 // CHECK: scf.parallel
 // CHECK: math.exp
 // CHECK-LABEL: func.func private @tcc_parallel_for((!llvm.ptr, i64, i64) -> (), !llvm.ptr, i64)
@@ -110,6 +119,76 @@ func.func @nested(%a: memref<100x100000xf32>) {
       memref.store %cst, %a[%i, %j] : memref<100x100000xf32>
       scf.reduce
     }
+  }
+  return
+}
+
+// -----
+
+// A kernel's buffer marked noalias stays so in its parallel loop's
+// iterations; one that is not (%b) is passed unmarked.
+// CHECK-LABEL: func.func private @kernel(
+// CHECK: call @tcc_parallel_for
+// CHECK-LABEL: func.func private @kernel_parallel_loop(%arg0: memref<2x65536xf32> {llvm.noalias}, %arg1: memref<2x65536xf32>, %arg2: index, %arg3: index)
+// CHECK-SAME: attributes {tcc.noalias_pointers = array<i64: 1>}
+func.func private @kernel(%a: memref<2x65536xf32> {llvm.noalias},
+                          %b: memref<2x65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = arith.constant 65536 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %n) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<2x65536xf32>
+    memref.store %x, %b[%i, %j] : memref<2x65536xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A buffer and a view of it overlap: neither is marked, and the iterations
+// stay in the outlined body (no second function).
+// CHECK-LABEL: func.func @views(
+// CHECK-LABEL: func.func private @views_parallel(
+// CHECK-NOT: call
+// CHECK: scf.for
+// CHECK-NOT: llvm.noalias
+// CHECK-NOT: @views_parallel_loop
+func.func @views(%a: memref<2x65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = arith.constant 32768 : index
+  %v = memref.subview %a[0, 1] [2, 32768] [1, 2] : memref<2x65536xf32> to memref<2x32768xf32, strided<[65536, 2], offset: 1>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %n) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<2x65536xf32>
+    memref.store %x, %v[%i, %j] : memref<2x32768xf32, strided<[65536, 2], offset: 1>>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A buffer of unknown origin (a loop's result) might be any other: none
+// is marked.
+// CHECK-LABEL: func.func @unknown(
+// CHECK-LABEL: func.func private @unknown_parallel(
+// CHECK-NOT: llvm.noalias
+// CHECK-NOT: @unknown_parallel_loop
+func.func @unknown(%a: memref<2x65536xf32>, %b: memref<2x65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = arith.constant 65536 : index
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%m = %a) -> (memref<2x65536xf32>) {
+    scf.yield %b : memref<2x65536xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %n) step (%c1, %c1) {
+    %x = memref.load %r[%i, %j] : memref<2x65536xf32>
+    memref.store %x, %b[%i, %j] : memref<2x65536xf32>
+    scf.reduce
   }
   return
 }

@@ -153,6 +153,33 @@ func sm(x : f64[2, 2]) -> (p : f64[2, 2], l : f64[2, 2]) {
       s[1], "log_softmax"));
 }
 
+TEST_CASE("reference: reductions over no elements, as numpy", "[reference]") {
+  ParsedGraph g(R"(tg 1
+func idle(x : f32[R, C]) -> (s : f32[R], m : f32[R], p : f32[R]) {
+  s = sum(x, axis=1)
+  m = mean(x, axis=1)
+  p = prod(x, axis=1)
+}
+func mx(x : f32[R, C]) -> (y : f32[R]) { y = max(x, axis=1) }
+func mn(x : f32[R, C]) -> (y : f32[C]) { y = min(x, axis=0) }
+func am(x : f32[R, C]) -> (y : i64[R]) { y = argmax(x, axis=1) }
+)");
+  // sum, mean and prod have identities: 0, NaN (0 / 0) and 1.
+  std::vector<RefTensor> r = run(g, "idle", {RefTensor(F32, {2, 0}, {})});
+  requireEqual(r[0], RefTensor(F32, {2}, {0, 0}));
+  CHECK(std::isnan(r[1].data[0]));
+  requireEqual(r[2], RefTensor(F32, {2}, {1, 1}));
+  // max, min and argmax have none: numpy raises, even when there is no
+  // output element to give ([0, 0] along axis 1).
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{2, 0}, {0, 0}}) {
+    CHECK_THROWS_AS(run(g, "mx", {RefTensor(F32, shape, {})}), ReferenceError);
+    CHECK_THROWS_AS(run(g, "am", {RefTensor(F32, shape, {})}), ReferenceError);
+  }
+  CHECK_THROWS_AS(run(g, "mn", {RefTensor(F32, {0, 3}, {})}), ReferenceError);
+  // Over a non-empty axis an empty output is fine.
+  CHECK(run(g, "mx", {RefTensor(F32, {0, 3}, {})})[0].data.empty());
+}
+
 TEST_CASE("reference: matmul and data movement and parallel updates",
           "[reference]") {
   ParsedGraph g(R"(tg 1

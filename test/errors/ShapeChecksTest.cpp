@@ -58,6 +58,15 @@ func pr(x : f32[B, T], z : f32[B*T]) -> (y : f32[B*T]) {
   y = reshape(x, shape=[B*T]) + z
   updates { S = S + 1 }
 }
+func fm(x : f32[M, 2]) -> (y : f32[1, 1], i : i64[1]) {
+  y = max(full([M, 1], 2.0), axis=[1, 0], keepdims=true)
+  i = argmax(full([2*M, 1], 1.0), axis=0)
+  updates { S = S + 1 }
+}
+func ar(x : f32[M]) -> (y : i64[]) {
+  y = min(arange(1, M))
+  updates { S = S + 1 }
+}
 )";
 
 } // namespace
@@ -125,6 +134,16 @@ TEST_CASE("shape checks", "[errors][shapes]") {
                 "input 'z' of 'pr' must be f32[B*T]: dimension 0 is 5, but "
                 "B*T = 6");
   }
+  // Sizes that full and arange compute from the inputs' (difftest seed
+  // 743210 ran a max over full([M, 1]) with M = 0).
+  SECTION("max over a computed size that is empty") {
+    CHECK_ERROR(call("fm", {iota({0, 2})}), ShapeMismatch,
+                "'fm' at test.tg:45:7: 'max' over dimension 0, which is "
+                "empty: 1 vs M = 0");
+    CHECK_ERROR(call("ar", {iota({1})}), ShapeMismatch,
+                "'ar' at test.tg:50:7: 'min' over dimension 0, which is "
+                "empty: 1 vs (max((M-1),0)) = 0");
+  }
   SECTION("output of another size than declared") {
     CHECK_ERROR(call("out", {iota({2, 2})}), ShapeMismatch,
                 "'out' at test.tg:33:7: output 'y' differs from its declared "
@@ -151,4 +170,15 @@ TEST_CASE("shape checks pass when the sizes agree", "[errors][shapes]") {
   CHECK(values(callOk(fn(*rt, "pr"), {iota({2, 3}), iota({6})})[0]) ==
         std::vector<double>{0, 2, 4, 6, 8, 10});
   CHECK(values(storage(var(*rt, "S"))) == std::vector<double>{8, 8});
+}
+
+TEST_CASE("max over computed sizes runs when they are not empty",
+          "[errors][shapes]") {
+  auto rt = loadGraph(kShapes);
+  std::vector<Array> fm = callOk(fn(*rt, "fm"), {iota({1, 2})});
+  CHECK(values(fm[0]) == std::vector<double>{2});
+  CHECK(values(fm[1]) == std::vector<double>{0});
+  CHECK(values(callOk(fn(*rt, "ar"), {iota({2})})[0]) ==
+        std::vector<double>{1});
+  CHECK(values(storage(var(*rt, "S"))) == std::vector<double>{3, 3});
 }

@@ -57,6 +57,10 @@ RefTensor reduce(Operation &op, Reduce kind, const RefTensor &x,
   int64_t count = 1;
   for (int64_t a : axes)
     count *= x.shape[size_t(a)];
+  // As numpy: max and min over an empty axis fail even when there is no
+  // output element to give (max over axis 1 of a [0, 0] array).
+  if ((kind == Reduce::Max || kind == Reduce::Min) && count == 0)
+    fail(op, "reduces an empty set of elements (no identity)");
 
   std::vector<long double> floatAcc(static_cast<size_t>(outNumel));
   std::vector<__int128> intAcc(static_cast<size_t>(outNumel));
@@ -121,8 +125,6 @@ RefTensor reduce(Operation &op, Reduce kind, const RefTensor &x,
   result.shape = outShape;
   result.data.resize(size_t(outNumel));
   for (size_t o = 0; o < result.data.size(); ++o) {
-    if ((kind == Reduce::Max || kind == Reduce::Min) && !seen[o])
-      fail(op, "reduces an empty set of elements (no identity)");
     if (integer) {
       if (kind == Reduce::Mean)
         fail(op, "is not defined on integers");

@@ -209,6 +209,17 @@ FailureOr<Shape> reduceShape(const Shape &input, ArrayRef<int64_t> axes,
   return result;
 }
 
+LogicalResult checkReducesElements(StringRef op, const Shape &input,
+                                   ArrayRef<int64_t> axes,
+                                   EmitErrorFn emitError) {
+  for (int64_t axis : axes)
+    if (axis >= 0 && axis < (int64_t)input.size() && input[axis].isStatic(0))
+      return emitError() << "'" << op << "' over axis " << axis
+                         << ", which is empty: " << op
+                         << " of no elements has no value";
+  return success();
+}
+
 FailureOr<Shape> matmulShape(const Shape &lhs, const Shape &rhs,
                              EmitErrorFn emitError) {
   if (lhs.size() < 2 || rhs.size() < 2)

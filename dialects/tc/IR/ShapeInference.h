@@ -82,6 +82,12 @@ mlir::FailureOr<Shape> broadcastShapes(llvm::ArrayRef<Shape> shapes,
 mlir::FailureOr<Shape> reduceShape(const Shape &input,
                                    llvm::ArrayRef<int64_t> axes, bool keepdims,
                                    EmitErrorFn emitError);
+/// `op` (max, min or argmax) has no value over no elements, as in numpy:
+/// fails when one of `axes` is statically 0. A dynamic one is checked
+/// before each call (tc-shape-checks, RT-055).
+mlir::LogicalResult checkReducesElements(llvm::StringRef op, const Shape &input,
+                                         llvm::ArrayRef<int64_t> axes,
+                                         EmitErrorFn emitError);
 /// numpy `matmul` for operands of rank >= 2.
 mlir::FailureOr<Shape> matmulShape(const Shape &lhs, const Shape &rhs,
                                    EmitErrorFn emitError);

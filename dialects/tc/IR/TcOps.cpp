@@ -111,9 +111,15 @@ LogicalResult CastOp::verify() {
 /// Reductions share one verifier.
 static LogicalResult verifyReduction(Operation *op, Value input,
                                      ArrayRef<int64_t> axes, bool keepdims) {
-  FailureOr<Shape> shape = reduceShape(shapeOfValue(input), axes, keepdims,
-                                       [&] { return op->emitOpError(); });
+  auto emit = [&] { return op->emitOpError(); };
+  FailureOr<Shape> shape =
+      reduceShape(shapeOfValue(input), axes, keepdims, emit);
   if (failed(shape))
+    return failure();
+  // max and min have no identity to give over no elements.
+  if (isa<MaxOp, MinOp>(op) &&
+      failed(checkReducesElements(op->getName().stripDialect(),
+                                  shapeOfValue(input), axes, emit)))
     return failure();
   return checkResult(op, *shape, tensorType(input).getElementType());
 }
@@ -157,7 +163,8 @@ LogicalResult ArgmaxOp::verify() {
     return failure();
   FailureOr<Shape> shape =
       reduceShape(shapeOfValue(getInput()), {axis}, getKeepdims(), emit);
-  if (failed(shape))
+  if (failed(shape) || failed(checkReducesElements(
+                           "argmax", shapeOfValue(getInput()), {axis}, emit)))
     return failure();
   return checkResult(getOperation(), *shape,
                      IntegerType::get(getContext(), 64));

@@ -17,6 +17,7 @@
 #include "dialects/tc/IR/TcOps.h"
 #include "dialects/tc/Transforms/DimExpr.h"
 #include "dialects/tc/Transforms/Passes.h"
+#include "dialects/tc/Transforms/SizeScalarExprs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -174,6 +175,11 @@ private:
     if (!type)
       return;
     Value result = op->getResult(0);
+    DimExpr scalar = sizeScalarExpr(
+        op, [&](Value v) { return of(v); },
+        [&](Value v) { return scalars.lookup(v); });
+    if (scalar.known)
+      scalars[result] = scalar;
     // Every elementwise op: one that is missing here hides the sizes of
     // its result from the ops after it (a slice of `a | b` went unchecked).
     if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, CmpOp,
@@ -249,11 +255,39 @@ private:
       Exprs out = of(o.getIds());
       out.push_back(DimExpr::constant(o.getDepth()));
       exprs[result] = out;
-    } else if (isa<CumsumOp, CumprodOp>(op)) {
-      // A scan keeps its input's sizes.
+    } else if (isa<CumsumOp, CumprodOp, AllReduceOp, BroadcastOp>(op)) {
+      // A scan, and a collective that combines or copies whole values,
+      // keep their input's sizes.
       exprs[result] = of(op->getOperand(0));
     } else if (isa<Conv1DOp, Conv2DOp, MaxPool2DOp, AvgPool2DOp>(op)) {
       visitWindowed(op, type);
+    } else if (auto gather = dyn_cast<AllGatherOp>(op)) {
+      // Every rank's rows, one after the other.
+      Exprs in = of(gather.getInput()), out = of(result);
+      if (!out.empty() && type.isDynamicDim(0))
+        out[0] = mul(DimExpr::constant(gather.getRanks()), in[0]);
+      for (size_t i = 1; i < out.size() && i < in.size(); ++i)
+        if (type.isDynamicDim(i))
+          out[i] = in[i];
+      exprs[result] = out;
+    } else if (auto ifelse = dyn_cast<IfElseOp>(op)) {
+      // The value taken: a size both values have is the result's.
+      Exprs a = of(ifelse.getOnTrue()), b = of(ifelse.getOnFalse()),
+            out = of(result);
+      for (size_t i = 0; i < out.size() && i < a.size() && i < b.size(); ++i)
+        if (a[i] == b[i])
+          out[i] = a[i];
+      exprs[result] = out;
+    } else if (isa<FullOp, IotaOp>(op)) {
+      // The dynamic sizes are the `sizes` operands, in order.
+      auto sizes = isa<FullOp>(op) ? cast<FullOp>(op).getSizes()
+                                   : cast<IotaOp>(op).getSizes();
+      Exprs out = of(result);
+      size_t next = 0;
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (type.isDynamicDim(i) && next < sizes.size())
+          out[i] = scalars.lookup(sizes[next++]);
+      exprs[result] = out;
     } else if (auto random = dyn_cast<RandomOp>(op)) {
       // A dynamic result has the sizes of `like` (the verifier).
       if (random.getLike())
@@ -595,6 +629,8 @@ private:
   func::FuncOp func;
   Builder b;
   DenseMap<Value, Exprs> exprs;
+  /// The i64 scalars that sizes are computed from (SizeScalarExprs.h).
+  DenseMap<Value, DimExpr> scalars;
   llvm::StringSet<> inputSymbols;
   SmallVector<Attribute> checks;
 };

@@ -1027,3 +1027,20 @@ func.func @size_axis(%x: tensor<?x3xf32>) {
   %0 = tc.size %x axis = 2 : tensor<?x3xf32> -> tensor<i64>
   return
 }
+
+// -----
+
+// max, min and argmax have no value over an axis of size 0.
+func.func @max_empty_axis(%x: tensor<3x0xf32>) {
+  // expected-error @+1 {{'tc.max' op 'max' over axis 1, which is empty: max of no elements has no value}}
+  %0 = tc.max %x axes = [1] : tensor<3x0xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_empty_axis(%x: tensor<0x2xf32>) {
+  // expected-error @+1 {{'tc.argmax' op 'argmax' over axis 0, which is empty: argmax of no elements has no value}}
+  %0 = tc.argmax %x axis = 0 : tensor<0x2xf32> -> tensor<2xi64>
+  return
+}
